@@ -1,0 +1,17 @@
+# The production image: gunicorn serves the site, WhiteNoise its static files; the same image runs Celery.
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY blognomic blognomic
+COPY votes votes
+COPY gndt gndt
+COPY ruleset ruleset
+COPY dynasties dynasties
+RUN pip install --no-cache-dir .
+COPY . .
+RUN DEBUG=0 SECRET_KEY=build-only ALLOWED_HOSTS=localhost python manage.py collectstatic --noinput
+RUN useradd --create-home blognomic
+USER blognomic
+EXPOSE 8000
+CMD ["gunicorn", "blognomic.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -1,0 +1,14 @@
+"""Puts the state of the game (roster, quorum, dynasty, hiatus, pending matters) into every page."""
+
+from django.http import HttpRequest
+from django.utils import timezone
+
+from dynasties.selectors import game_state
+
+
+def sidebar(request: HttpRequest) -> dict:
+    if request.path.startswith("/django-admin/"):
+        return {}
+    # Views that already built the state for the same request reuse it.
+    state = getattr(request, "game_state", None) or game_state(timezone.now())
+    return {"state": state, "terms": state}

@@ -1,0 +1,99 @@
+"""Reading settings from the environment, with messages that name the variable at fault.
+
+Used only by ``blognomic.settings``; nothing else reads the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default).strip()
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    word = raw.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(f"{name} must be one of 1/0, true/false, yes/no, on/off; got {raw!r}.")
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number of seconds; got {raw!r}.") from None
+    if value <= 0:
+        raise ImproperlyConfigured(f"{name} must be greater than zero; got {raw!r}.")
+    return value
+
+
+def database_from_env(base_dir: Path) -> dict:
+    """The default database: ``DATABASE_URL`` (PostgreSQL) if set, else a SQLite file in the project."""
+    url = env_str("DATABASE_URL")
+    if not url:
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": base_dir / "db.sqlite3",
+            # A file, not memory, so Celery worker processes started by tests see the test database.
+            "TEST": {"NAME": base_dir / ".run" / "test-db.sqlite3"},
+            "OPTIONS": {"timeout": 20},
+        }
+    parts = urlsplit(url)
+    if parts.scheme not in {"postgres", "postgresql", "pgsql", "sqlite"}:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL must start with postgres:// (or sqlite:///); got scheme {parts.scheme or 'none'!r}."
+        )
+    if parts.scheme != "sqlite" and (not parts.hostname or not parts.path.strip("/")):
+        raise ImproperlyConfigured(
+            "DATABASE_URL must name a host and a database, like postgres://user:password@127.0.0.1:5432/blognomic."
+        )
+    try:
+        config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"DATABASE_URL is malformed: {error}") from None
+    return config
+
+
+def redis_url_from_env() -> str:
+    """``REDIS_URL`` checked for shape, or "" when Redis is not configured."""
+    url = env_str("REDIS_URL")
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    if parts.scheme not in {"redis", "rediss"}:
+        raise ImproperlyConfigured(f"REDIS_URL must start with redis:// or rediss://; got {url!r}.")
+    try:
+        parts.port  # noqa: B018 - raises ValueError on a port that is not a number
+    except ValueError:
+        raise ImproperlyConfigured(f"REDIS_URL has a port that is not a number: {url!r}.") from None
+    if not parts.hostname:
+        raise ImproperlyConfigured(f"REDIS_URL must name a host, like redis://127.0.0.1:6379/0; got {url!r}.")
+    db = parts.path.strip("/")
+    if db and not db.isdigit():
+        raise ImproperlyConfigured(f"REDIS_URL must end in a database number such as /0; got {url!r}.")
+    return url

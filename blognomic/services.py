@@ -1,0 +1,83 @@
+"""Writing posts: the subject rule, categories, size, proposal limits and hiatus are checked here."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from blognomic.models import MAX_BODY_BYTES, VOTABLE_KINDS, Kind, Post, Status, title_subject
+from dynasties.models import User
+from dynasties.selectors import game_state
+from votes import limits
+from votes.profiles import get_profile
+
+
+class PostError(Exception):
+    """A post was refused; the message says why."""
+
+
+EMPTY_SUBJECT = "The title needs a subject: the part after the first colon may not be empty."
+UNKNOWN_KIND = "“{kind}” is not a category; choose one of: {choices}."
+BODY_TOO_LONG = "A post may be at most 100 KB."
+ONLY_PLAYERS_POST = "Only active {players} may make posts."
+
+
+def unique_slug(title: str) -> str:
+    base = slugify(title_subject(title) or title, allow_unicode=True)[:180] or "post"
+    slug, n = base, 1
+    while Post.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def post_create(*, author: User, kind: str, title: str, body: str = "", flavour: str = "", trivial: bool = False,
+                now: datetime, slug: str | None = None) -> Post:
+    """Make a post in a category, enforcing the rules on who may post what and when."""
+    if kind not in Kind.values:
+        raise PostError(UNKNOWN_KIND.format(kind=kind, choices=", ".join(Kind.labels)))
+    title = (title or "").strip()
+    if not title_subject(title):
+        raise PostError(EMPTY_SUBJECT)
+    if len((body or "").encode("utf-8")) > MAX_BODY_BYTES or len((flavour or "").encode("utf-8")) > MAX_BODY_BYTES:
+        raise PostError(BODY_TOO_LONG)
+    with transaction.atomic():
+        # Lock the author's row so two simultaneous proposals cannot both slip under the limit.
+        User.objects.select_for_update().filter(pk=author.pk).first()
+        state = game_state(now)
+        if author.username not in state.roster.active_names:
+            raise PostError(ONLY_PLAYERS_POST.format(players=state.players_term))
+        profile = get_profile(state.game.profile)
+        if state.hiatus is not None:
+            verdict = limits.hiatus_post_allowed(kind=kind, profile=profile, hiatus_reason=state.hiatus.reasons)
+            if not verdict.allowed:
+                raise PostError(verdict.message)
+        if kind == Kind.PROPOSAL:
+            _check_proposal_limit(author=author, profile=profile, now=now, trivial=trivial)
+        return Post.objects.create(
+            slug=slug or unique_slug(title),
+            kind=kind,
+            title=title,
+            author=author,
+            posted_at=now,
+            dynasty=state.dynasty,
+            body=body or "",
+            flavour=flavour or "",
+            trivial=trivial and kind == Kind.PROPOSAL,
+            status=Status.PENDING if kind in VOTABLE_KINDS else Status.NONE,
+        )
+
+
+def _check_proposal_limit(*, author: User, profile, now: datetime, trivial: bool) -> None:
+    recent = Post.objects.filter(author=author, kind=Kind.PROPOSAL).filter(
+        posted_at__gte=now - timedelta(days=2)
+    ) | Post.objects.filter(author=author, kind=Kind.PROPOSAL, status=Status.PENDING)
+    own = [
+        limits.OwnProposal(posted_at=p.posted_at, pending=p.status == Status.PENDING, trivial=p.trivial)
+        for p in recent.distinct()
+    ]
+    verdict = limits.proposal_limit(profile=profile, now=now, own=own, new_is_trivial=trivial)
+    if not verdict.allowed:
+        raise PostError(verdict.message)

@@ -1,0 +1,20 @@
+"""Small template helpers for the blog."""
+
+from django import template
+from django.urls import reverse
+
+from blognomic.models import KIND_SLUGS
+
+register = template.Library()
+
+_SLUG_OF_KIND = {kind: slug for slug, kind in KIND_SLUGS.items()}
+
+
+@register.filter
+def category_url(kind: str) -> str:
+    return reverse("category", args=[_SLUG_OF_KIND.get(kind, "posts")])
+
+
+@register.filter
+def get_item(mapping, key):
+    return mapping.get(key) if mapping else None

@@ -1,0 +1,92 @@
+"""Pages of the blog: the front page, archives, categories, a post with its comments, a player."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+
+from blognomic.models import KIND_SLUGS, Comment, Kind, Post
+from dynasties.models import User
+from dynasties.selectors import game_state
+from votes.forms import CommentForm
+from votes.selectors import judge_posts, matter_view
+
+POSTS_PER_PAGE = 20
+
+
+def _listing(request: HttpRequest, posts, *, template: str = "blog/post_list.html", **context) -> HttpResponse:
+    """A page of posts, each with its comment count and, for pending matters, a short tally."""
+    now = timezone.now()
+    request.game_state = game_state(now)
+    posts = posts.for_listing().annotate(comment_count=Count("comments"))
+    page = Paginator(posts, POSTS_PER_PAGE).get_page(request.GET.get("page"))
+    judgements = judge_posts(list(page.object_list), state=request.game_state, now=now)
+    return render(request, template, {"page": page, "judgements": judgements, **context})
+
+
+def front_page(request: HttpRequest) -> HttpResponse:
+    sticky = Post.objects.filter(kind=Kind.STORY, sticky=True).for_listing().order_by("-posted_at")[:3]
+    return _listing(request, Post.objects.all(), template="blog/front_page.html", sticky=list(sticky))
+
+
+def month_archive(request: HttpRequest, year: int, month: int) -> HttpResponse:
+    if not 1 <= month <= 12 or not 2000 <= year <= 9999:
+        raise Http404("No such month.")
+    start = datetime(year, month, 1, tzinfo=UTC)
+    end = datetime(year + month // 12, month % 12 + 1, 1, tzinfo=UTC)
+    posts = Post.objects.filter(posted_at__gte=start, posted_at__lt=end)
+    return _listing(request, posts, heading=f"Posts of {start:%B %Y}", month=start)
+
+
+def category(request: HttpRequest, category: str) -> HttpResponse:
+    kind = KIND_SLUGS.get(category)
+    if kind is None:
+        raise Http404("No such category.")
+    return _listing(request, Post.objects.filter(kind=kind), heading=Kind(kind).label + "s")
+
+
+def post_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    post = get_object_or_404(Post.objects.for_listing().with_comments(), slug=slug)
+    now = timezone.now()
+    request.game_state = game_state(now)
+    view = matter_view(post, state=request.game_state, now=now, viewer=request.user)
+    return render(request, "blog/post_detail.html", {"post": post, "matter": view, "form": CommentForm()})
+
+
+def player_detail(request: HttpRequest, name: str) -> HttpResponse:
+    user = get_object_or_404(User, username=name)
+    posts = Post.objects.filter(author=user).for_listing().annotate(comment_count=Count("comments"))[:50]
+    votes = (
+        Comment.objects.filter(author=user, icon__isnull=False)
+        .select_related("post")
+        .order_by("-at")[:50]
+    )
+    last_post = Post.objects.filter(author=user).order_by("-posted_at").values_list("posted_at", flat=True)
+    last_comment = Comment.objects.filter(author=user).order_by("-at").values_list("at", flat=True)
+    moments = [m for m in (last_post.first(), last_comment.first()) if m]
+    absences = user.absences.filter(Q(ended_at__isnull=True) | Q(ended_at__gt=timezone.now()))
+    return render(
+        request,
+        "blog/player_detail.html",
+        {
+            "player": user,
+            "posts": posts,
+            "votes": votes,
+            "last_activity": max(moments) if moments else None,
+            "absence": absences.first(),
+        },
+    )
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    """For container health checks: the database answers."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return HttpResponse("ok", content_type="text/plain")

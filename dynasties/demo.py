@@ -1,0 +1,165 @@
+"""The demo game: a small lighthouse-themed dynasty with players, votes, a ruleset and a GNDT.
+
+Built through the same services that players and admins use, with the time passed in, so the demo exercises
+the real rules. Everything here is our own invention.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from django.db import transaction
+
+from blognomic.models import Kind
+from blognomic.services import post_create
+from dynasties.models import Absence, Dynasty, Game, User
+from gndt.models import Cell, CellChange, Column, Row, Update
+from ruleset.models import Page
+from ruleset.services import page_create
+from votes.services import comment_add, matter_resolve
+
+DEMO_PASSWORD = "lighthouse"
+EMPEROR = "Wren"
+ADMINS = ["Ada", "Bram"]
+PLAYERS = ["Wren", "Ada", "Bram", "Cato", "Dilys", "Ezra Vane", "Fenna", "Gus"]
+IDLE = "Gus"
+RULESET_TEXT = (Path(__file__).parent / "demo_ruleset.txt").read_text(encoding="utf-8")
+
+
+def demo_exists() -> bool:
+    return User.objects.filter(username=EMPEROR).exists()
+
+
+@transaction.atomic
+def build_demo(*, now: datetime) -> None:
+    """Create the demo game as of ``now``; the caller checks ``demo_exists()`` first."""
+    start = now - timedelta(days=30)
+    game = Game.load()
+    game.name, game.profile = "BlogNomic", "2016"
+    game.save()
+    users = {}
+    for name in PLAYERS:
+        user = User.objects.create_user(username=name, password=DEMO_PASSWORD)
+        user.joined_at = start
+        user.is_admin = name in ADMINS
+        user.is_staff = name in ADMINS
+        user.save()
+        users[name] = user
+    User.objects.create_user(username="Spectator Sam", password=DEMO_PASSWORD)  # comments, never votes
+    Absence.objects.create(user=users[IDLE], kind=Absence.IDLE, started_at=now - timedelta(days=9))
+    dynasty = Dynasty.objects.create(
+        number=1, emperor=users[EMPEROR], player_term="Keeper", emperor_term="Harbourmaster",
+        theme="Lighthouse keepers on a stormy coast", started_at=start,
+    )
+    Absence.objects.filter(user=users[IDLE]).update(dynasty=dynasty)
+    page_create(title="Ruleset", kind=Page.RULESET, author=users["Ada"], text=RULESET_TEXT,
+                summary="Starter ruleset for the First Dynasty of Wren", now=start, slug="ruleset")
+    _build_gndt(dynasty, users, at=start + timedelta(minutes=5))
+    _build_posts(users, now=now)
+
+
+def _build_gndt(dynasty: Dynasty, users: dict[str, User], *, at: datetime) -> None:
+    columns = [
+        Column(dynasty=dynasty, name="Oil", kind=Column.INTEGER, minimum=0, maximum=100, default="10", order=1),
+        Column(dynasty=dynasty, name="Shift", kind=Column.CHOICE, choices=["Dawn", "Dusk", "Night"],
+               default="Dawn", order=2),
+        Column(dynasty=dynasty, name="Lamp", kind=Column.TEXT, default="Unlit", order=3),
+        Column(dynasty=dynasty, name="Allegiance", kind=Column.CHOICE, choices=["Coast", "Sea"], default="Coast",
+               order=4, hidden=True),
+    ]
+    Column.objects.bulk_create(columns)
+    values = {
+        "Wren": ["24", "Night", "Bright", "Sea"], "Ada": ["18", "Dawn", "Steady", "Coast"],
+        "Bram": ["9", "Dusk", "Flickering", "Coast"], "Cato": ["31", "Night", "Bright", "Sea"],
+        "Dilys": ["12", "Dawn", "Unlit", "Coast"], "Ezra Vane": ["15", "Dusk", "Steady", "Coast"],
+        "Fenna": ["7", "Night", "Smoky", "Sea"], "Gus": ["10", "Dawn", "Unlit", "Coast"],
+    }
+    update = Update.objects.create(dynasty=dynasty, by=users["Ada"], at=at, comment="Starting values")
+    order = 0
+    for name, row_values in values.items():
+        order += 1
+        row = Row.objects.create(dynasty=dynasty, user=users[name], name=name, order=order)
+        for column, value in zip(columns, row_values, strict=True):
+            Cell.objects.create(row=row, column=column, value=value)
+            CellChange.objects.create(update=update, row=row, column=column, old="", new=value)
+    storehouse = Row.objects.create(dynasty=dynasty, name="The Storehouse", order=order + 1)
+    Cell.objects.create(row=storehouse, column=columns[0], value="40")
+    CellChange.objects.create(update=update, row=storehouse, column=columns[0], old="", new="40")
+
+
+def _build_posts(users: dict[str, User], *, now: datetime) -> None:
+    def ago(hours: float) -> datetime:
+        return now - timedelta(hours=hours)
+
+    def vote(post, name, icon, hours, text=""):
+        comment_add(post=post, author=users[name], icon=icon, text=text, now=ago(hours))
+
+    welcome = post_create(
+        author=users["Wren"], kind=Kind.STORY, title="Story Post: The Lamp Is Lit", now=ago(29 * 24),
+        body="Welcome, Keepers, to the lighthouse at Gull Point. The storms are coming early this year; "
+             "keep your lamps trimmed and your Oil dry.\n\nRead the [Ruleset](/wiki/ruleset/) before you "
+             "propose anything.",
+        flavour="*Somewhere below, the sea grumbles against the rocks.*",
+    )
+    welcome.sticky = True
+    welcome.save(update_fields=["sticky"])
+
+    rations = post_create(
+        author=users["Cato"], kind=Kind.PROPOSAL, title="Proposal: Oil Rations", now=ago(6 * 24),
+        body="Add a subrule to “The Lighthouse”: *At the start of each week, every Keeper with less than 5 Oil "
+             "gains 3 Oil from the Storehouse, if it has that much.*",
+    )
+    for name, hours in [("Ada", 143), ("Bram", 140), ("Dilys", 138), ("Wren", 131), ("Fenna", 130)]:
+        vote(rations, name, "for", hours, "Fair enough." if name == "Dilys" else "")
+    matter_resolve(post=rations, admin=users["Ada"], action="enact", now=ago(126))
+
+    fog = post_create(
+        author=users["Bram"], kind=Kind.PROPOSAL, title="Proposal: Fog Horn Tax", now=ago(5 * 24),
+        body="Each Keeper pays 2 Oil into the Storehouse whenever they sound the fog horn.",
+    )
+    vote(fog, "Cato", "against", 118, "Taxing safety? Never.")
+    vote(fog, "Dilys", "against", 117)
+    vote(fog, "Ezra Vane", "deferential", 116)
+    vote(fog, "Wren", "against", 110, "The horn stays free.")
+    vote(fog, "Fenna", "against", 100)
+    matter_resolve(post=fog, admin=users["Ada"], action="fail", now=ago(98))
+
+    shifts = post_create(
+        author=users["Dilys"], kind=Kind.PROPOSAL, title="Proposal: Double Shifts", now=ago(4 * 24),
+        body="A Keeper may work two shifts in one day.",
+    )
+    vote(shifts, "Dilys", "against", 95, "On reflection this breaks Trimming the Wick. Self-killing.")
+    matter_resolve(post=shifts, admin=users["Bram"], action="fail", now=ago(94))
+
+    storms = post_create(
+        author=users["Ezra Vane"], kind=Kind.PROPOSAL, title="Proposal: Storm Warnings", now=ago(50),
+        body="Create a rule “Storm Warnings”: *A Keeper on the Dusk shift may post a storm warning once per "
+             "week; while it stands, no Keeper may move Oil to the Storehouse.*",
+    )
+    vote(storms, "Cato", "for", 44)
+    vote(storms, "Fenna", "against", 40, "Storms are bad enough already.")
+    vote(storms, "Ada", "deferential", 30)
+    vote(storms, "Fenna", "for", 20, "Changed my mind after the last gale.")
+
+    logbook = post_create(
+        author=users["Fenna"], kind=Kind.PROPOSAL, title="Proposal: The Keeper's Logbook", now=ago(6),
+        body="Create a wiki page “Logbook” where any Keeper may record one sighting per day.",
+    )
+    vote(logbook, "Ada", "for", 5, "Lovely idea.")
+    vote(logbook, "Bram", "against", 4)
+    comment_add(post=logbook, author=User.objects.get(username="Spectator Sam"), text="Following with interest!",
+                now=ago(3))
+
+    cfj = post_create(
+        author=users["Bram"], kind=Kind.CFJ, title="Call for Judgement: The Missing Oil", now=ago(20),
+        body="Cato's Oil rose from 24 to 31 overnight with no roll in the GNDT log. Set Cato's Oil back to 24.",
+    )
+    vote(cfj, "Dilys", "for", 18)
+    vote(cfj, "Cato", "against", 17, "I rolled it in chat, honestly.")
+    vote(cfj, "Ada", "for", 15)
+
+    post_create(
+        author=users["Ada"], kind=Kind.POST, title="Admin note: Gus is idle", now=ago(9 * 24),
+        body="Gus has asked to go idle while travelling. Quorum drops accordingly.",
+    )

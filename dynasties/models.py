@@ -1,0 +1,214 @@
+"""Players, dynasties and the game itself.
+
+Every player is a Django user whose username is the player's name. Accounts that never joined the game
+(spectators, former players in imported archives) are users too, with ``joined_at`` empty: they may comment
+but never have a vote. Idling and leaving are recorded as ``Absence`` spans so that who was active at any past
+moment can be answered, which historical tallies need.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Exists, OuterRef, Q
+from django.urls import reverse
+from django.utils.deconstruct import deconstructible
+
+PROFILE_CHOICES = [
+    ("2005", "2005 (Ruleset 21)"),
+    ("2008", "2008 (Rulesets 50 and 52)"),
+    ("2016", "2016 (2015 ruleset and Ruleset 142)"),
+]
+
+
+@deconstructible
+class PlayerNameValidator:
+    """Player names are free text ("Seventy-Fifth Trombone", "ais523"), but no slashes or control characters."""
+
+    message = "A name may not be blank, start or end with a space, or contain '/' or control characters."
+
+    def __call__(self, value: str) -> None:
+        if (
+            not value
+            or value != value.strip()
+            or "/" in value
+            or any(ord(ch) < 32 or ord(ch) == 127 for ch in value)
+        ):
+            raise ValidationError(self.message, code="invalid")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PlayerNameValidator)
+
+
+class UserQuerySet(models.QuerySet):
+    def players(self) -> UserQuerySet:
+        """Everyone who has joined the game at some point."""
+        return self.filter(joined_at__isnull=False)
+
+    def active_at(self, moment: datetime) -> UserQuerySet:
+        """Players who had joined by ``moment`` and were neither idle nor gone then."""
+        away = Absence.objects.filter(user=OuterRef("pk"), started_at__lte=moment).filter(
+            Q(ended_at__isnull=True) | Q(ended_at__gt=moment)
+        )
+        return self.filter(joined_at__lte=moment).exclude(Exists(away))
+
+    def absent_at(self, moment: datetime, kind: str | None = None) -> UserQuerySet:
+        away = Absence.objects.filter(user=OuterRef("pk"), started_at__lte=moment).filter(
+            Q(ended_at__isnull=True) | Q(ended_at__gt=moment)
+        )
+        if kind:
+            away = away.filter(kind=kind)
+        return self.filter(joined_at__lte=moment).filter(Exists(away))
+
+
+class PlayerManager(UserManager.from_queryset(UserQuerySet)):
+    pass
+
+
+class User(AbstractUser):
+    username_validator = PlayerNameValidator()
+
+    username = models.CharField(
+        "name",
+        max_length=150,
+        unique=True,
+        validators=[username_validator],
+        help_text="The player's name as shown everywhere in the game. Spaces and punctuation are allowed.",
+        error_messages={"unique": "A player or account with that name already exists."},
+    )
+    joined_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When this account became a player. Empty for accounts that never joined (spectators).",
+    )
+    is_admin = models.BooleanField(
+        "game admin",
+        default=False,
+        help_text="Game admins resolve votable matters, update the ruleset and manage the roster.",
+    )
+
+    objects = PlayerManager()
+
+    class Meta:
+        ordering = ["username"]
+
+    def __str__(self) -> str:
+        return self.username
+
+    @property
+    def name(self) -> str:
+        return self.username
+
+    @property
+    def is_player(self) -> bool:
+        return self.joined_at is not None
+
+    def get_absolute_url(self) -> str:
+        return reverse("player_detail", args=[self.username])
+
+
+class Absence(models.Model):
+    """A span during which a player was idle or had left the game. Open spans have no end."""
+
+    IDLE = "idle"
+    LEFT = "left"
+    KIND_CHOICES = [(IDLE, "Idle"), (LEFT, "Left the game")]
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="absences")
+    kind = models.CharField(max_length=8, choices=KIND_CHOICES, default=IDLE)
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    dynasty = models.ForeignKey(
+        "Dynasty",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        help_text="The dynasty in which the span started; unidling restores values only within it.",
+    )
+
+    class Meta:
+        ordering = ["started_at"]
+        indexes = [models.Index(fields=["user", "started_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.kind} from {self.started_at:%Y-%m-%d}"
+
+
+class Game(models.Model):
+    """The one game this site runs: its name, its rules profile and its settings."""
+
+    name = models.CharField(max_length=100, default="BlogNomic")
+    profile = models.CharField(
+        max_length=4,
+        choices=PROFILE_CHOICES,
+        default="2016",
+        help_text="The era of core rules the game runs under: limits, tallies, locks and hiatus follow it.",
+    )
+    auto_resolve = models.BooleanField(
+        default=False,
+        help_text="Resolve the oldest pending matter automatically as soon as it is legal.",
+    )
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def load(cls) -> Game:
+        game, _ = cls.objects.get_or_create(pk=1)
+        return game
+
+
+class DynastyQuerySet(models.QuerySet):
+    def current(self) -> Dynasty | None:
+        return self.filter(ended_at__isnull=True).order_by("-number").select_related("emperor").first()
+
+
+class Dynasty(models.Model):
+    number = models.PositiveIntegerField(unique=True)
+    emperor = models.ForeignKey(
+        User,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="dynasties_ruled",
+        help_text="Leave empty for a Metadynasty.",
+    )
+    player_term = models.CharField(max_length=40, default="Player", help_text="What players are called.")
+    player_term_plural = models.CharField(max_length=40, blank=True, help_text="Leave empty to add an 's'.")
+    emperor_term = models.CharField(max_length=40, default="Emperor", help_text="What the Emperor is called.")
+    theme = models.CharField(max_length=200, blank=True)
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    objects = DynastyQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-number"]
+        verbose_name_plural = "dynasties"
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def players_term(self) -> str:
+        return self.player_term_plural or f"{self.player_term}s"
+
+    @property
+    def name(self) -> str:
+        if self.emperor_id is None:
+            return f"Metadynasty {self.number}"
+        nth = Dynasty.objects.filter(emperor_id=self.emperor_id, number__lte=self.number).count()
+        return f"The {ordinal_word(nth)} Dynasty of {self.emperor}"
+
+
+ORDINALS = ["First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth", "Tenth"]
+
+
+def ordinal_word(n: int) -> str:
+    if 1 <= n <= len(ORDINALS):
+        return ORDINALS[n - 1]
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -1,0 +1,115 @@
+"""Reads about the roster, the current dynasty and the state of the game, shared by every page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db.models import Exists, OuterRef, Q
+
+from blognomic.models import Kind, Post
+from dynasties.hiatus import Hiatus, hiatus_at
+from dynasties.models import Absence, Dynasty, Game, User
+from votes.engine import quorum
+from votes.profiles import get_profile
+
+
+@dataclass
+class Roster:
+    active: list[User] = field(default_factory=list)
+    idle: list[User] = field(default_factory=list)
+
+    @property
+    def active_names(self) -> frozenset[str]:
+        return frozenset(user.username for user in self.active)
+
+
+def roster_at(moment: datetime) -> Roster:
+    """Every current player, split into active and idle, in one query."""
+    away = Absence.objects.filter(user=OuterRef("pk"), started_at__lte=moment).filter(
+        Q(ended_at__isnull=True) | Q(ended_at__gt=moment)
+    )
+    gone = away.filter(kind=Absence.LEFT)
+    users = (
+        User.objects.players()
+        .filter(joined_at__lte=moment)
+        .annotate(is_away=Exists(away), is_gone=Exists(gone))
+        .filter(is_gone=False)
+        .order_by("username")
+    )
+    roster = Roster()
+    for user in users:
+        (roster.idle if user.is_away else roster.active).append(user)
+    return roster
+
+
+def awaiting_ascension(dynasty: Dynasty | None) -> bool:
+    """An enacted DoV started this dynasty and no Ascension Address has been posted in it yet."""
+    if dynasty is None:
+        return False
+    return not Post.objects.filter(kind=Kind.ASCENSION, posted_at__gte=dynasty.started_at).exists() and (
+        Post.objects.filter(kind=Kind.DOV, outcome="enacted", dynasty__number=dynasty.number - 1).exists()
+    )
+
+
+@dataclass(frozen=True)
+class PendingAge:
+    post: Post
+    hours: float
+
+    @property
+    def old(self) -> bool:
+        return self.hours > OLD_PENDING_HOURS
+
+
+OLD_PENDING_HOURS = 48
+
+
+@dataclass
+class GameState:
+    game: Game
+    dynasty: Dynasty | None
+    roster: Roster
+    pending: list[Post]
+    hiatus: Hiatus | None
+    now: datetime
+
+    @property
+    def pending_ages(self) -> list[PendingAge]:
+        return [PendingAge(post, post.open_hours(self.now)) for post in self.pending]
+
+    @property
+    def quorum(self) -> int:
+        return quorum(len(self.roster.active))
+
+    @property
+    def player_term(self) -> str:
+        return self.dynasty.player_term if self.dynasty else "Player"
+
+    @property
+    def players_term(self) -> str:
+        return self.dynasty.players_term if self.dynasty else "Players"
+
+    @property
+    def emperor_term(self) -> str:
+        return self.dynasty.emperor_term if self.dynasty else "Emperor"
+
+    @property
+    def emperor(self) -> User | None:
+        return self.dynasty.emperor if self.dynasty else None
+
+
+def game_state(now: datetime) -> GameState:
+    game = Game.load()
+    dynasty = Dynasty.objects.current()
+    pending = list(Post.objects.pending().select_related("author").order_by("posted_at", "pk"))
+    pending_dov = any(post.kind == Kind.DOV for post in pending)
+    hiatus = hiatus_at(
+        profile=get_profile(game.profile),
+        now=now,
+        pending_dov=pending_dov,
+        awaiting_ascension=False if pending_dov else awaiting_ascension(dynasty),
+    )
+    return GameState(game=game, dynasty=dynasty, roster=roster_at(now), pending=pending, hiatus=hiatus, now=now)
+
+

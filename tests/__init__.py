@@ -1,0 +1,1 @@
+"""The BlogNomic test suite."""

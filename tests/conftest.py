@@ -1,0 +1,50 @@
+"""Shared fixtures: eager Celery, a game with players built through the real services, a browser."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; Django must still allow ORM calls there.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage",
+]
+
+
+@pytest.fixture(autouse=True)
+def eager_celery(settings):
+    """Tasks run in-process in tests even when REDIS_URL is set (the worker test starts its own)."""
+    from blognomic.celery import app
+
+    app.conf.update(task_always_eager=True, task_eager_propagates=True)
+    yield
+
+
+@pytest.fixture
+def t0() -> datetime:
+    return datetime(2016, 7, 25, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package.")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def screenshots_dir():
+    path = os.path.join(os.path.dirname(os.path.dirname(__file__)), ".run", "screenshots")
+    os.makedirs(path, exist_ok=True)
+    return path

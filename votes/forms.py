@@ -1,0 +1,49 @@
+"""Forms for commenting and voting, posting, and resolving."""
+
+from django import forms
+
+from blognomic.models import MAX_BODY_BYTES, Kind
+
+
+class CommentForm(forms.Form):
+    text = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "Comment (optional with a voting icon)"}),
+        required=False,
+    )
+    icon = forms.ChoiceField(
+        choices=[("", "No icon"), ("for", "FOR"), ("against", "AGAINST"), ("deferential", "DEFERENTIAL"),
+                 ("veto", "VETO")],
+        required=False,
+    )
+    trivial = forms.BooleanField(required=False, label="Mark my FOR vote Trivial")
+
+    def clean_text(self) -> str:
+        text = self.cleaned_data["text"]
+        if len(text.encode("utf-8")) > MAX_BODY_BYTES:
+            raise forms.ValidationError("A comment may be at most 100 KB.")
+        return text
+
+
+class PostForm(forms.Form):
+    kind = forms.ChoiceField(choices=Kind.choices, label="Category")
+    title = forms.CharField(
+        max_length=300, help_text="For example “Proposal: Quorum Failures”. The part after the colon is the subject."
+    )
+    body = forms.CharField(widget=forms.Textarea(attrs={"rows": 12}), required=False, help_text="Markdown.")
+    flavour = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        label="Flavour text",
+        help_text="Shown with the post but not part of it.",
+    )
+    trivial = forms.BooleanField(required=False, help_text="2005 profile only: a Trivial proposal.")
+
+    def clean_body(self) -> str:
+        body = self.cleaned_data["body"]
+        if len(body.encode("utf-8")) > MAX_BODY_BYTES:
+            raise forms.ValidationError("A post may be at most 100 KB.")
+        return body
+
+
+class ReopenForm(forms.Form):
+    reason = forms.CharField(max_length=500, help_text="For example the Call for Judgement that overturned it.")

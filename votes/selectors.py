@@ -1,0 +1,225 @@
+"""Reads that turn posts and comments into the engine's plain data and judge them."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db.models import Q
+
+from blognomic.models import Comment, Icon, Kind, Post
+from dynasties.models import Dynasty, Game, User
+from dynasties.selectors import GameState
+from votes import engine
+from votes.profiles import get_profile
+
+
+def ballots_from(comments: Iterable[Comment]) -> tuple[engine.Ballot, ...]:
+    return tuple(
+        engine.Ballot(author=c.author.username, at=c.at, icon=c.icon or None, comment_id=c.pk, trivial=c.trivial)
+        for c in comments
+    )
+
+
+def matter_from(post: Post, comments: Iterable[Comment]) -> engine.Matter:
+    return engine.Matter(
+        id=post.pk,
+        kind=post.kind,
+        author=post.author.username,
+        posted_at=post.posted_at,
+        ballots=ballots_from(comments),
+        title=post.title,
+        trivial=post.trivial,
+    )
+
+
+def electorate_of(state: GameState) -> engine.Electorate:
+    emperor = state.dynasty.emperor.username if state.dynasty and state.dynasty.emperor else None
+    return engine.Electorate(active=state.roster.active_names, emperor=emperor, hiatus=state.hiatus is not None)
+
+
+def electorate_at(moment: datetime) -> engine.Electorate:
+    """Who could vote at a past moment: players active then, that dynasty's Emperor, hiatus then."""
+    active = frozenset(User.objects.active_at(moment).values_list("username", flat=True))
+    dynasty = (
+        Dynasty.objects.filter(started_at__lte=moment).select_related("emperor").order_by("-started_at").first()
+    )
+    emperor = dynasty.emperor.username if dynasty and dynasty.emperor else None
+    pending_dov = (
+        Post.objects.filter(kind=Kind.DOV, posted_at__lte=moment)
+        .exclude(resolutions__at__lte=moment)
+        .exists()
+    )
+    return engine.Electorate(active=active, emperor=emperor, hiatus=pending_dov)
+
+
+def oldest_pending_id(pending: Sequence[Post], *, profile_name: str, now: datetime) -> object | None:
+    proposals = [(post.pk, post.posted_at) for post in pending if post.kind == Kind.PROPOSAL]
+    return engine.oldest_pending(proposals, profile=get_profile(profile_name), now=now)
+
+
+def judge_posts(posts: Sequence[Post], *, state: GameState, now: datetime) -> dict[int, engine.Judgement]:
+    """Judgements of the pending matters among ``posts``, with one query for all their votes."""
+    pending = [post for post in posts if post.is_votable and post.is_pending]
+    if not pending:
+        return {}
+    by_post: dict[int, list[Comment]] = defaultdict(list)
+    votes = Comment.objects.filter(post__in=pending, icon__isnull=False).select_related("author")
+    for comment in votes.order_by("at", "pk"):
+        by_post[comment.post_id].append(comment)
+    profile = get_profile(state.game.profile)
+    electorate = electorate_of(state)
+    return {
+        post.pk: engine.judge(matter_from(post, by_post[post.pk]), electorate=electorate, profile=profile, now=now)
+        for post in pending
+    }
+
+
+@dataclass
+class CommentRow:
+    comment: Comment
+    effective: bool = False
+    superseded: bool = False
+    not_counted: bool = False
+
+
+@dataclass
+class MatterView:
+    """Everything the post page and the admin panel show about one matter."""
+
+    post: Post
+    judgement: engine.Judgement | None
+    rows: list[CommentRow]
+    columns: dict[str, list[str]] = field(default_factory=dict)
+    is_oldest_pending: bool = False
+    allowed_icons: list[tuple[str, str]] = field(default_factory=list)
+    can_comment: bool = False
+    may_resolve: bool = False
+
+    @property
+    def tally(self) -> engine.Tally | None:
+        return self.judgement.tally if self.judgement else None
+
+    @property
+    def can_enact_now(self) -> bool:
+        return bool(self.judgement and self.judgement.can_enact and self.queue_allows)
+
+    @property
+    def can_fail_now(self) -> bool:
+        if not self.judgement or not self.judgement.can_fail:
+            return False
+        return self.queue_allows or self.is_stale
+
+    @property
+    def queue_allows(self) -> bool:
+        return self.post.kind != Kind.PROPOSAL or self.is_oldest_pending
+
+    is_stale: bool = False
+
+
+VOTE_COLUMNS = [("for", "For"), ("deferential", "Deferential"), ("against", "Against"), ("veto", "Veto")]
+
+
+def _vote_columns(judgement: engine.Judgement, ballots: Sequence[engine.Ballot]) -> dict[str, list[str]]:
+    """Voters under each heading; a DEFERENTIAL shows under Deferential even when it counts as another vote."""
+    tally = judgement.tally
+    cast_icon = {b.comment_id: b.icon for b in ballots}
+    columns: dict[str, list[str]] = {key: [] for key, _ in VOTE_COLUMNS}
+    for voter, vote in sorted(tally.votes.items(), key=lambda item: item[0].lower()):
+        comment_id = tally.effective_ballot.get(voter)
+        shown = cast_icon.get(comment_id, vote) or vote
+        if shown in columns:
+            columns[shown].append(voter)
+    return columns
+
+
+def allowed_icons_for(post: Post, *, viewer, state: GameState) -> list[tuple[str, str]]:
+    if not post.is_votable or not viewer.is_authenticated or viewer.username not in state.roster.active_names:
+        return []
+    emperor = state.emperor
+    is_emperor = emperor is not None and emperor.pk == viewer.pk
+    icons = [(Icon.FOR.value, "FOR"), (Icon.AGAINST.value, "AGAINST")]
+    if not is_emperor:
+        icons.append((Icon.DEFERENTIAL.value, "DEFERENTIAL"))
+    if is_emperor and post.kind == Kind.PROPOSAL:
+        icons.append((Icon.VETO.value, "VETO"))
+    return icons
+
+
+def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> MatterView:
+    """Judge one post whose comments were prefetched, marking each comment's part in the tally."""
+    comments = list(post.comments.all())
+    rows = [CommentRow(comment=c) for c in comments]
+    view = MatterView(post=post, judgement=None, rows=rows)
+    view.can_comment = viewer.is_authenticated and not post.is_resolved
+    view.may_resolve = viewer.is_authenticated and getattr(viewer, "is_admin", False)
+    if not post.is_votable:
+        return view
+    matter = matter_from(post, comments)
+    profile = get_profile(state.game.profile)
+    if post.is_pending:
+        view.judgement = engine.judge(matter, electorate=electorate_of(state), profile=profile, now=now)
+        view.is_oldest_pending = oldest_pending_id(state.pending, profile_name=state.game.profile, now=now) == post.pk
+        view.is_stale = post.kind == Kind.PROPOSAL and engine.is_stale(post.posted_at, profile=profile, now=now)
+    else:
+        # A resolved matter keeps the electorate of its resolution time, shown for the record.
+        moment = post.resolutions.filter(~Q(outcome="reopened")).values_list("at", flat=True).last() or now
+        view.judgement = engine.judge(matter, electorate=electorate_at(moment), profile=profile, now=moment)
+    tally = view.judgement.tally
+    effective = set(tally.effective_ballot.values())
+    for row in rows:
+        cid = row.comment.pk
+        row.effective = cid in effective
+        row.superseded = bool(row.comment.icon) and cid in tally.superseded
+        row.not_counted = bool(row.comment.icon) and cid in tally.not_counted
+    view.columns = _vote_columns(view.judgement, matter.ballots)
+    view.allowed_icons = allowed_icons_for(post, viewer=viewer, state=state) if post.is_pending else []
+    return view
+
+
+def profile_name() -> str:
+    return Game.load().profile
+
+
+def pending_at(moment: datetime) -> list[Post]:
+    """Votable matters that were pending at ``moment``: posted by then and not resolved by then."""
+    from votes.models import Resolution
+
+    candidates = list(
+        Post.objects.votable().filter(posted_at__lte=moment).prefetch_related("resolutions").order_by("posted_at")
+    )
+    pending = []
+    for post in candidates:
+        state_then = "pending"
+        for resolution in post.resolutions.all():
+            if resolution.at <= moment:
+                state_then = "pending" if resolution.outcome == Resolution.REOPENED else "resolved"
+        if state_then == "pending":
+            pending.append(post)
+    return pending
+
+
+def tally_report(post: Post, *, now: datetime) -> dict:
+    """The tally interface's JSON object (see the README) for ``post`` as it stood at ``now``."""
+    from blognomic.archive.fields import format_time
+
+    game = Game.load()
+    profile = get_profile(game.profile)
+    comments = list(post.comments.filter(at__lte=now).select_related("author").order_by("at", "pk"))
+    judgement = engine.judge(matter_from(post, comments), electorate=electorate_at(now), profile=profile, now=now)
+    tally = judgement.tally
+    is_oldest = post.kind != Kind.PROPOSAL or (
+        engine.oldest_pending(
+            [(p.pk, p.posted_at) for p in pending_at(now) if p.kind == Kind.PROPOSAL], profile=profile, now=now
+        )
+        == post.pk
+    )
+    return {
+        "post": post.slug, "kind": post.kind, "at": format_time(now), "profile": game.profile,
+        "active_players": tally.active_count, "quorum": tally.quorum, "open_hours": round(tally.open_hours, 2),
+        "votes": dict(sorted(tally.votes.items())), "for": tally.for_count, "against": tally.against_count,
+        "self_killed": tally.self_killed, "vetoed": tally.vetoed, "can_enact": judgement.can_enact,
+        "can_fail": judgement.can_fail, "is_oldest_pending": is_oldest, "reasons": list(judgement.reasons),
+    }

@@ -1,0 +1,167 @@
+"""Writes on votable matters: commenting and voting, resolving, reopening.
+
+Each service validates, runs in one transaction, locks the post it changes and records who did what when.
+A refused action raises ``VoteError`` with a message meant for the player, and writes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils.formats import date_format
+
+from blognomic.models import MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Status
+from dynasties.models import User
+from dynasties.selectors import game_state
+from votes import engine
+from votes.models import Resolution
+from votes.profiles import get_profile
+from votes.selectors import electorate_of, matter_from, oldest_pending_id
+
+
+class VoteError(Exception):
+    """An action on a votable matter was refused; the message says why."""
+
+
+MATTER_CLOSED = "“{title}” has been resolved ({status}); no more comments are accepted on it."
+EMPTY_COMMENT = "Write a comment or choose a voting icon."
+COMMENT_TOO_LONG = "A comment may be at most 100 KB."
+UNKNOWN_ICON = "“{icon}” is not a voting icon; use FOR, AGAINST, DEFERENTIAL or VETO."
+ICON_ON_UNVOTABLE = "Only Proposals, Calls for Judgement and Declarations of Victory take votes."
+ONLY_PLAYERS_VOTE = "Only active {players} may vote; you may still comment without a voting icon."
+VETO_ONLY_EMPEROR = "Only the {emperor} may VETO."
+VETO_ONLY_PROPOSALS = "VETO may only be used on Proposals."
+EMPEROR_CANNOT_DEFER = "The {emperor} cannot vote DEFERENTIAL."
+TRIVIAL_ONLY_FOR = "Only a FOR vote may be marked Trivial, and only under the 2005 rules."
+NOT_AN_ADMIN = "Only admins may resolve votable matters."
+NOT_PENDING = "“{title}” is not pending; it is {status}."
+NOT_OLDEST = "Only the oldest pending Proposal may be resolved; “{oldest}” is older."
+CANNOT_ENACT = "“{title}” cannot be enacted now: {why}"
+CANNOT_FAIL = "“{title}” cannot be failed now: {why}"
+NOT_RESOLVED = "“{title}” has not been resolved, so there is nothing to reopen."
+REASON_NEEDED = "Say why the resolution is being reopened (for example the Call for Judgement that overturned it)."
+
+
+def utc_stamp(moment: datetime) -> str:
+    return date_format(moment, "j M Y H:i:s") + " UTC"
+
+
+def _locked_post(post: Post) -> Post:
+    return Post.objects.select_for_update().select_related("author").get(pk=post.pk)
+
+
+def comment_add(*, post: Post, author: User, text: str = "", icon: str | None = None, trivial: bool = False,
+                now: datetime) -> Comment:
+    """Add a comment, with at most one voting icon, to ``post``."""
+    icon = icon or None
+    text = text or ""
+    if icon is None and not text.strip():
+        raise VoteError(EMPTY_COMMENT)
+    if len(text.encode("utf-8")) > MAX_BODY_BYTES:
+        raise VoteError(COMMENT_TOO_LONG)
+    if icon is not None and icon not in Icon.values:
+        raise VoteError(UNKNOWN_ICON.format(icon=icon))
+    with transaction.atomic():
+        # The lock orders this vote against a resolution of the same matter: whichever comes second sees
+        # the other's result.
+        post = _locked_post(post)
+        if post.is_resolved:
+            raise VoteError(MATTER_CLOSED.format(title=post.title, status=post.display_status.lower()))
+        if icon is not None:
+            _check_icon(post=post, author=author, icon=icon, trivial=trivial, now=now)
+        elif trivial:
+            raise VoteError(TRIVIAL_ONLY_FOR)
+        return Comment.objects.create(post=post, author=author, at=now, icon=icon, trivial=trivial, text=text)
+
+
+def _check_icon(*, post: Post, author: User, icon: str, trivial: bool, now: datetime) -> None:
+    state = game_state(now)
+    if not post.is_votable:
+        raise VoteError(ICON_ON_UNVOTABLE)
+    if author.username not in state.roster.active_names:
+        raise VoteError(ONLY_PLAYERS_VOTE.format(players=state.players_term))
+    is_emperor = state.emperor is not None and state.emperor.pk == author.pk
+    if icon == Icon.VETO:
+        if not is_emperor:
+            raise VoteError(VETO_ONLY_EMPEROR.format(emperor=state.emperor_term))
+        if post.kind != Kind.PROPOSAL:
+            raise VoteError(VETO_ONLY_PROPOSALS)
+    if icon == Icon.DEFERENTIAL and is_emperor:
+        raise VoteError(EMPEROR_CANNOT_DEFER.format(emperor=state.emperor_term))
+    if trivial and (icon != Icon.FOR or state.game.profile != "2005"):
+        raise VoteError(TRIVIAL_ONLY_FOR)
+
+
+def _final_tally_text(tally: engine.Tally) -> str:
+    return f"{tally.for_count}-{tally.against_count} (Quorum {tally.quorum})"
+
+
+def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime) -> Resolution:
+    """Enact or fail a pending matter, if the rules allow it now. ``admin`` None means the system did it."""
+    if action not in ("enact", "fail"):
+        raise VoteError(f"Unknown resolution “{action}”; use enact or fail.")
+    if admin is not None and not admin.is_admin:
+        raise VoteError(NOT_AN_ADMIN)
+    with transaction.atomic():
+        post = _locked_post(post)
+        if not post.is_votable or not post.is_pending:
+            raise VoteError(NOT_PENDING.format(title=post.title, status=post.display_status.lower() or "not votable"))
+        state = game_state(now)
+        profile = get_profile(state.game.profile)
+        comments = list(post.comments.select_related("author").order_by("at", "pk"))
+        judgement = engine.judge(matter_from(post, comments), electorate=electorate_of(state), profile=profile,
+                                 now=now)
+        tally = judgement.tally
+        if post.kind == Kind.PROPOSAL:
+            oldest = oldest_pending_id(state.pending, profile_name=state.game.profile, now=now)
+            stale_fail = action == "fail" and engine.is_stale(post.posted_at, profile=profile, now=now)
+            if oldest != post.pk and not stale_fail:
+                older = next((p.title for p in state.pending if p.pk == oldest), "another proposal")
+                raise VoteError(NOT_OLDEST.format(oldest=older))
+        why = "; ".join(judgement.reasons)
+        if action == "enact" and not judgement.can_enact:
+            raise VoteError(CANNOT_ENACT.format(title=post.title, why=why))
+        if action == "fail" and not judgement.can_fail:
+            raise VoteError(CANNOT_FAIL.format(title=post.title, why=why))
+
+        outcome = Outcome.ENACTED if action == "enact" else Outcome.FAILED
+        if action == "fail" and tally.vetoed:
+            outcome = Outcome.VETOED
+        elif action == "fail" and tally.self_killed:
+            outcome = Outcome.SELF_KILLED
+        who = admin.username if admin else "the system"
+        if outcome in (Outcome.VETOED, Outcome.SELF_KILLED):
+            summary = f"Failed by {who}: {'vetoed' if outcome == Outcome.VETOED else 'self-killed'}"
+        else:
+            summary = f"{Outcome(outcome).label} {_final_tally_text(tally)} by {who}"
+        note = f"{summary}. Adminned at {utc_stamp(now)}"
+
+        post.status = Status.ENACTED if action == "enact" else Status.FAILED
+        post.outcome = outcome
+        post.admin_note = f"{post.admin_note}\n{note}".strip() if post.admin_note else note
+        post.save(update_fields=["status", "outcome", "admin_note", "body_html", "flavour_html"])
+        return Resolution.objects.create(
+            post=post, outcome=outcome, by=admin, at=now, note=note,
+            tally={"for": tally.for_count, "against": tally.against_count, "quorum": tally.quorum,
+                   "votes": dict(tally.votes), "self_killed": tally.self_killed, "vetoed": tally.vetoed},
+        )
+
+
+def matter_reopen(*, post: Post, admin: User, reason: str, now: datetime) -> Resolution:
+    """Set a resolved matter pending again, keeping the earlier resolution on record."""
+    if not admin.is_admin:
+        raise VoteError(NOT_AN_ADMIN)
+    if not reason.strip():
+        raise VoteError(REASON_NEEDED)
+    with transaction.atomic():
+        post = _locked_post(post)
+        if not post.is_resolved:
+            raise VoteError(NOT_RESOLVED.format(title=post.title))
+        note = f"Reopened by {admin.username} at {utc_stamp(now)}: {reason.strip()}"
+        post.status = Status.PENDING
+        post.outcome = ""
+        post.admin_note = f"{post.admin_note}\n{note}".strip()
+        post.save(update_fields=["status", "outcome", "admin_note", "body_html", "flavour_html"])
+        return Resolution.objects.create(post=post, outcome=Resolution.REOPENED, by=admin, at=now, note=note,
+                                         reason=reason.strip())

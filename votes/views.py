@@ -1,0 +1,142 @@
+"""Voting from the post page, the tally box, posting, and the admin panel for resolving matters."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from blognomic.models import Post
+from blognomic.services import PostError, post_create
+from dynasties.selectors import game_state
+from votes.forms import CommentForm, PostForm, ReopenForm
+from votes.selectors import matter_view
+from votes.services import VoteError, comment_add, matter_reopen, matter_resolve
+
+NO_SUCH_POST = "There is no post at that address; nothing was saved."
+
+
+def _post_or_404(slug: str) -> Post:
+    return get_object_or_404(Post.objects.for_listing().with_comments(), slug=slug)
+
+
+def _render_matter(request: HttpRequest, post: Post, *, form: CommentForm, error: str = "", status: int = 200):
+    """The post page, or just its matter block (tally box, comments, form) for an htmx request."""
+    now = timezone.now()
+    request.game_state = game_state(now)
+    post = _post_or_404(post.slug)
+    view = matter_view(post, state=request.game_state, now=now, viewer=request.user)
+    context = {"post": post, "matter": view, "form": form, "error": error}
+    template = "votes/_matter.html" if request.htmx else "blog/post_detail.html"
+    return render(request, template, context, status=status)
+
+
+@require_POST
+def comment_create(request: HttpRequest, slug: str) -> HttpResponse:
+    post = Post.objects.filter(slug=slug).first()
+    if post is None:
+        return render(request, "error.html", {"message": NO_SUCH_POST}, status=404)
+    if not request.user.is_authenticated:
+        messages.error(request, "Log in to comment or vote.")
+        return redirect(f"/accounts/login/?next={post.get_absolute_url()}")
+    form = CommentForm(request.POST)
+    if not form.is_valid():
+        error = " ".join(e for errors in form.errors.values() for e in errors)
+        return _render_matter(request, post, form=form, error=error, status=200 if request.htmx else 400)
+    try:
+        comment_add(
+            post=post,
+            author=request.user,
+            text=form.cleaned_data["text"],
+            icon=form.cleaned_data["icon"] or None,
+            trivial=form.cleaned_data["trivial"],
+            now=timezone.now(),
+        )
+    except VoteError as error:
+        return _render_matter(request, post, form=form, error=str(error), status=200 if request.htmx else 400)
+    if request.htmx:
+        return _render_matter(request, post, form=CommentForm())
+    messages.success(request, "Your comment was posted.")
+    return redirect(post.get_absolute_url() + "#comments")
+
+
+@require_GET
+def tally_box(request: HttpRequest, slug: str) -> HttpResponse:
+    post = _post_or_404(slug)
+    now = timezone.now()
+    request.game_state = game_state(now)
+    view = matter_view(post, state=request.game_state, now=now, viewer=request.user)
+    response = render(request, "votes/_tally.html", {"post": post, "matter": view})
+    response["Vary"] = "HX-Request"
+    return response
+
+
+@login_required
+def new_post(request: HttpRequest) -> HttpResponse:
+    form = PostForm(request.POST or None, initial={"kind": request.GET.get("kind", "proposal")})
+    if request.method == "POST" and form.is_valid():
+        try:
+            post = post_create(author=request.user, now=timezone.now(), **form.cleaned_data)
+        except PostError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"Posted “{post.title}”.")
+            return redirect(post)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "votes/new_post.html", {"form": form}, status=status)
+
+
+def _require_admin(request: HttpRequest) -> None:
+    if not (request.user.is_authenticated and request.user.is_admin):
+        raise PermissionDenied("Only admins may use the admin panel.")
+
+
+def admin_panel(request: HttpRequest) -> HttpResponse:
+    _require_admin(request)
+    now = timezone.now()
+    request.game_state = state = game_state(now)
+    posts = {p.pk: p for p in Post.objects.for_listing().with_comments().filter(pk__in=[p.pk for p in state.pending])}
+    views = [matter_view(posts[p.pk], state=state, now=now, viewer=request.user) for p in state.pending]
+    recent = (
+        Post.objects.votable()
+        .exclude(status="pending")
+        .filter(resolutions__isnull=False)
+        .for_listing()
+        .distinct()
+        .order_by("-posted_at")[:10]
+    )
+    return render(request, "votes/admin_panel.html", {"views": views, "recent": recent, "reopen_form": ReopenForm()})
+
+
+@require_POST
+def resolve(request: HttpRequest, slug: str) -> HttpResponse:
+    _require_admin(request)
+    post = get_object_or_404(Post, slug=slug)
+    try:
+        matter_resolve(post=post, admin=request.user, action=request.POST.get("action", ""), now=timezone.now())
+    except VoteError as error:
+        messages.error(request, str(error))
+    else:
+        post.refresh_from_db()
+        messages.success(request, f"“{post.title}”: {post.display_status}.")
+    return redirect("admin_panel")
+
+
+@require_POST
+def reopen(request: HttpRequest, slug: str) -> HttpResponse:
+    _require_admin(request)
+    post = get_object_or_404(Post, slug=slug)
+    form = ReopenForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise VoteError("Say why the resolution is being reopened.")
+        matter_reopen(post=post, admin=request.user, reason=form.cleaned_data["reason"], now=timezone.now())
+    except VoteError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"“{post.title}” is pending again.")
+    return redirect("admin_panel")
