@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils.text import slugify
 
-from blognomic.models import MAX_BODY_BYTES, VOTABLE_KINDS, Kind, Post, Status, title_subject
+from blognomic.models import MAX_BODY_BYTES, OFFICIAL_KINDS, VOTABLE_KINDS, Kind, Post, Status, title_subject
 from dynasties.models import User
 from dynasties.selectors import game_state
 from votes import limits
@@ -81,3 +81,42 @@ def _check_proposal_limit(*, author: User, profile, now: datetime, trivial: bool
     verdict = limits.proposal_limit(profile=profile, now=now, own=own, new_is_trivial=trivial)
     if not verdict.allowed:
         raise PostError(verdict.message)
+
+
+def post_edit(*, post: Post, editor: User, title: str, body: str, flavour: str, kind: str, now: datetime) -> Post:
+    """Change a post's text or category, if the profile's edit and category locks still allow it."""
+    if kind not in Kind.values:
+        raise PostError(UNKNOWN_KIND.format(kind=kind, choices=", ".join(Kind.labels)))
+    title = (title or "").strip()
+    if not title_subject(title):
+        raise PostError(EMPTY_SUBJECT)
+    if len((body or "").encode("utf-8")) > MAX_BODY_BYTES or len((flavour or "").encode("utf-8")) > MAX_BODY_BYTES:
+        raise PostError(BODY_TOO_LONG)
+    with transaction.atomic():
+        post = Post.objects.select_for_update().select_related("author").get(pk=post.pk)
+        if post.is_resolved:
+            raise PostError("A resolved matter can no longer be edited.")
+        profile = get_profile(game_state(now).game.profile)
+        comments = [
+            limits.PostComment(author=c.author.username, at=c.at, text=c.text, icon=c.icon or None,
+                               by_player=c.author.joined_at is not None)
+            for c in post.comments.select_related("author")
+        ]
+        changes_text = (title, body, flavour) != (post.title, post.body, post.flavour)
+        if changes_text:
+            verdict = limits.edit_allowed(profile=profile, post_author=post.author.username, editor=editor.username,
+                                          official=post.kind in OFFICIAL_KINDS, comments=comments, now=now)
+            if not verdict.allowed:
+                raise PostError(verdict.message)
+        if kind != post.kind:
+            verdict = limits.category_change_allowed(
+                profile=profile, post_author=post.author.username, editor=editor.username, from_kind=post.kind,
+                to_kind=kind, posted_at=post.posted_at, comments=comments, now=now,
+            )
+            if not verdict.allowed:
+                raise PostError(verdict.message)
+        post.title, post.body, post.flavour, post.kind = title, body or "", flavour or "", kind
+        post.status = Status.PENDING if kind in VOTABLE_KINDS else Status.NONE
+        post.edited_at = now
+        post.save()
+        return post

@@ -30,7 +30,12 @@ def _listing(request: HttpRequest, posts, *, template: str = "blog/post_list.htm
 
 
 def front_page(request: HttpRequest) -> HttpResponse:
-    sticky = Post.objects.filter(kind=Kind.STORY, sticky=True).for_listing().order_by("-posted_at")[:3]
+    sticky = (
+        Post.objects.filter(kind=Kind.STORY, sticky=True)
+        .for_listing()
+        .annotate(comment_count=Count("comments"))
+        .order_by("-posted_at")[:3]
+    )
     return _listing(request, Post.objects.all(), template="blog/front_page.html", sticky=list(sticky))
 
 

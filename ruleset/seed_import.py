@@ -164,7 +164,7 @@ def _clean_lines(text: str) -> list[str]:
 
 
 def repair_mojibake(text: str) -> str:
-    """Undo UTF-8 text that was decoded as Windows-1252 ("â€™" → "’"), run by run, where it decodes cleanly."""
+    """Undo UTF-8 read as Windows-1252 ("â€™" → "’"), run by run, wherever a run decodes cleanly."""
 
     def repair(match: re.Match[str]) -> str:
         run = match.group()

@@ -18,6 +18,12 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    """Password hashing is deliberately slow; tests create many accounts."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def eager_celery(settings):
     """Tasks run in-process in tests even when REDIS_URL is set (the worker test starts its own)."""
     from blognomic.celery import app

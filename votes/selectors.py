@@ -83,6 +83,7 @@ class CommentRow:
     effective: bool = False
     superseded: bool = False
     not_counted: bool = False
+    abstaining: bool = False  # an effective DEFERENTIAL that does not count yet (no Emperor's vote to follow)
 
 
 @dataclass
@@ -97,6 +98,7 @@ class MatterView:
     allowed_icons: list[tuple[str, str]] = field(default_factory=list)
     can_comment: bool = False
     may_resolve: bool = False
+    is_stale: bool = False
 
     @property
     def tally(self) -> engine.Tally | None:
@@ -115,8 +117,6 @@ class MatterView:
     @property
     def queue_allows(self) -> bool:
         return self.post.kind != Kind.PROPOSAL or self.is_oldest_pending
-
-    is_stale: bool = False
 
 
 VOTE_COLUMNS = [("for", "For"), ("deferential", "Deferential"), ("against", "Against"), ("veto", "Veto")]
@@ -174,6 +174,7 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
         row.effective = cid in effective
         row.superseded = bool(row.comment.icon) and cid in tally.superseded
         row.not_counted = bool(row.comment.icon) and cid in tally.not_counted
+        row.abstaining = row.effective and tally.votes.get(row.comment.author.username) == "deferential"
     view.columns = _vote_columns(view.judgement, matter.ballots)
     view.allowed_icons = allowed_icons_for(post, viewer=viewer, state=state) if post.is_pending else []
     return view

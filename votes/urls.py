@@ -6,6 +6,7 @@ urlpatterns = [
     path("posts/<str:slug>/comment/", views.comment_create, name="comment_create"),
     path("posts/<str:slug>/tally/", views.tally_box, name="tally_box"),
     path("new/", views.new_post, name="new_post"),
+    path("posts/<str:slug>/edit/", views.edit_post, name="edit_post"),
     path("admin-panel/", views.admin_panel, name="admin_panel"),
     path("admin-panel/<str:slug>/resolve/", views.resolve, name="resolve"),
     path("admin-panel/<str:slug>/reopen/", views.reopen, name="reopen"),

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from blognomic.models import Post
-from blognomic.services import PostError, post_create
+from blognomic.services import PostError, post_create, post_edit
 from dynasties.selectors import game_state
 from votes.forms import CommentForm, PostForm, ReopenForm
 from votes.selectors import matter_view
@@ -140,3 +140,23 @@ def reopen(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         messages.success(request, f"“{post.title}” is pending again.")
     return redirect("admin_panel")
+
+
+@login_required
+def edit_post(request: HttpRequest, slug: str) -> HttpResponse:
+    post = get_object_or_404(Post.objects.select_related("author"), slug=slug)
+    initial = {"kind": post.kind, "title": post.title, "body": post.body, "flavour": post.flavour,
+               "trivial": post.trivial}
+    form = PostForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            post_edit(post=post, editor=request.user, title=data["title"], body=data["body"],
+                      flavour=data["flavour"], kind=data["kind"], now=timezone.now())
+        except PostError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, "Your changes were saved.")
+            return redirect(post)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "votes/new_post.html", {"form": form, "editing": post}, status=status)

@@ -5,11 +5,32 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+NOT_A_TIME = "not an ISO 8601 time"
+NO_TIME_ZONE = "not an ISO 8601 time with a time zone (add Z for UTC)"
+NUL_IN_TEXT = "may not contain the NUL character (\\u0000)"
+BAD_UNICODE = "is not valid Unicode text (it holds a lone surrogate such as \\ud800)"
+# The largest value an integer column holds on every supported database (PostgreSQL ``integer``).
+MAX_INTEGER = 2_147_483_647
+
 
 class ArchiveError(Exception):
+    """A bad field in an archive; ``path`` names it the way the JSON nests it (``posts[1].comments[0].at``)."""
+
     def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}")
+        super().__init__(f"{path}: {message}" if path else f"The archive {message}")
         self.path = path
+        self.message = message
+
+
+def check_text(value: str, path: str) -> str:
+    """Refuse what no database column can store, so the error names the field instead of a crash mid-write."""
+    if "\x00" in value:
+        raise ArchiveError(path, NUL_IN_TEXT)
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ArchiveError(path, BAD_UNICODE) from None
+    return value
 
 
 class Reader:
@@ -39,7 +60,7 @@ class Reader:
             raise ArchiveError(self.at(key), "may not be empty")
         if max_length is not None and len(value) > max_length:
             raise ArchiveError(self.at(key), f"is longer than {max_length} characters")
-        return value
+        return check_text(value, self.at(key))
 
     def boolean(self, key: str, *, default: bool = False) -> bool:
         value = self.data.get(key, default)
@@ -49,7 +70,8 @@ class Reader:
             raise ArchiveError(self.at(key), "must be true or false")
         return value
 
-    def integer(self, key: str, *, required: bool = True) -> int | None:
+    def integer(self, key: str, *, required: bool = True, minimum: int = 0,
+                maximum: int = MAX_INTEGER) -> int | None:
         value = self.data.get(key)
         if value is None:
             if required:
@@ -57,6 +79,8 @@ class Reader:
             return None
         if not isinstance(value, int) or isinstance(value, bool):
             raise ArchiveError(self.at(key), "must be a whole number")
+        if not minimum <= value <= maximum:
+            raise ArchiveError(self.at(key), f"must be between {minimum} and {maximum}")
         return value
 
     def time(self, key: str, *, required: bool = True) -> datetime | None:
@@ -73,11 +97,12 @@ class Reader:
             if nullable or not required:
                 return None
             raise ArchiveError(self.at(key), "is required")
-        if value not in choices:
+        if not isinstance(value, str) or value not in choices:
             raise ArchiveError(self.at(key), f"must be one of {', '.join(choices)}; got {value!r}")
         return value
 
-    def items(self, key: str, *, required: bool = False) -> list[Reader | Any]:
+    def items(self, key: str, *, required: bool = False) -> list[tuple[Any, str]]:
+        """The elements of a list field, each with its path (``posts[3]``)."""
         value = self.data.get(key)
         if value is None:
             if required:
@@ -93,15 +118,20 @@ class Reader:
 
 
 def parse_time(value: Any, path: str) -> datetime:
+    """An aware UTC datetime from an ISO 8601 string that carries its time zone (``Z`` or ``+02:00``)."""
     if not isinstance(value, str):
-        raise ArchiveError(path, "not an ISO 8601 time")
+        raise ArchiveError(path, NOT_A_TIME)
     try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        moment = datetime.fromisoformat(value)
     except ValueError:
-        raise ArchiveError(path, "not an ISO 8601 time") from None
+        raise ArchiveError(path, NOT_A_TIME) from None
     if moment.tzinfo is None:
-        raise ArchiveError(path, "not an ISO 8601 time with a time zone (add Z for UTC)")
-    return moment.astimezone(UTC)
+        raise ArchiveError(path, NO_TIME_ZONE)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        # "0001-01-01T00:00:00+01:00" is a valid string whose UTC moment no datetime can hold.
+        raise ArchiveError(path, NOT_A_TIME) from None
 
 
 def format_time(moment: datetime | None) -> str | None:

@@ -1,0 +1,84 @@
+"""A real Celery worker with embedded beat, against Redis, runs the periodic tasks defined in code."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from blognomic.models import Heartbeat
+
+ROOT = Path(__file__).resolve().parent.parent
+TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+def database_url_of_test_db() -> str:
+    """The URL of the database this test run created, so the worker writes where the test reads."""
+    s = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{Path(s['NAME']).resolve()}"
+    return f"postgres://{s['USER']}:{s['PASSWORD']}@{s['HOST']}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+def redis_is_up() -> bool:
+    import redis
+
+    try:
+        return redis.Redis.from_url(TEST_REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.RedisError:
+        return False
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_worker_with_beat_runs_the_heartbeat(tmp_path):
+    """Beat sends the heartbeat on its schedule, a worker runs it through Redis, and it records the run."""
+    if not redis_is_up():
+        pytest.fail(f"Redis is not answering at {TEST_REDIS_URL}: `make test` starts it.")
+    env = {
+        **os.environ,
+        "REDIS_URL": TEST_REDIS_URL,
+        "DATABASE_URL": database_url_of_test_db(),
+        "BEAT_HEARTBEAT_SECONDS": "1",
+    }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "blognomic", "worker", "-B", "--concurrency", "1",
+         "--loglevel", "warning", "--schedule", str(tmp_path / "beat-schedule"), "--without-mingle",
+         "--without-gossip"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 45
+        runs = 0
+        while time.monotonic() < deadline and runs < 2:
+            time.sleep(0.5)
+            beat = Heartbeat.objects.filter(name="beat").first()
+            runs = beat.runs if beat else 0
+            if worker.poll() is not None:
+                break
+        assert runs >= 2, f"the heartbeat ran {runs} times; worker output:\n{_output(worker)}"
+    finally:
+        if worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGTERM)
+            try:
+                worker.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(worker.pid, signal.SIGKILL)
+                worker.wait()
+
+
+def _output(process: subprocess.Popen) -> str:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        return process.communicate(timeout=20)[0][-4000:]
+    except subprocess.TimeoutExpired:
+        return "(no output)"
