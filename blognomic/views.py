@@ -23,7 +23,7 @@ def _listing(request: HttpRequest, posts, *, template: str = "blog/post_list.htm
     """A page of posts, each with its comment count and, for pending matters, a short tally."""
     now = timezone.now()
     request.game_state = game_state(now)
-    posts = posts.for_listing().annotate(comment_count=Count("comments"))
+    posts = posts.for_listing().annotate(comment_count=Count("comments")).order_by("-posted_at", "-pk")
     page = Paginator(posts, POSTS_PER_PAGE).get_page(request.GET.get("page"))
     judgements = judge_posts(list(page.object_list), state=request.game_state, now=now)
     return render(request, template, {"page": page, "judgements": judgements, **context})

@@ -8,8 +8,9 @@ diff of two such texts in the low milliseconds:
   of a "patience" diff), so ``difflib.SequenceMatcher`` only ever sees the short stretches between
   anchors. Matching without autojunk keeps blank lines and list markers, which are frequent in a
   ruleset, from being junked into a bad diff; the short stretches keep that affordable;
-- a stretch whose repeated lines would make matching quadratic (more than ``REGION_PAIR_BUDGET``
-  candidate line pairs, as in a text with no line in common) is matched with autojunk on instead;
+- a stretch whose repeated lines would make exact matching slow (more than ``REGION_PAIR_BUDGET``
+  pairs of equal lines, as when the texts have nothing in common but blank lines) is matched with blank
+  lines as junk and autojunk on: still a correct diff, perhaps not the smallest one;
 - word-level diffs are made only for a deleted line paired with an inserted one, on tokens that carry
   their trailing space (so spaces are not a token repeated hundreds of times), and skipped for lines
   longer than ``MAX_WORD_DIFF_CHARS``, for pairs too unlike to be the same line edited, and once
@@ -33,7 +34,7 @@ CONTEXT_LINES = 3
 MAX_WORD_DIFF_CHARS = 5000
 MIN_PAIR_SIMILARITY = 0.3
 WORD_DIFF_BUDGET_CHARS = 200_000
-REGION_PAIR_BUDGET = 500_000
+REGION_PAIR_BUDGET = 20_000
 
 NO_CHANGES_HTML = '<p class="diff-empty">No differences.</p>'
 
@@ -163,15 +164,20 @@ def _region_opcodes(
         yield ("delete", old_lo, old_hi, new_lo, new_hi)
         return
     old_region, new_region = old[old_lo:old_hi], new[new_lo:new_hi]
-    matcher = SequenceMatcher(
-        None, old_region, new_region, autojunk=_candidate_pairs(old_region, new_region) > REGION_PAIR_BUDGET
-    )
+    if _candidate_pairs(old_region, new_region) <= REGION_PAIR_BUDGET:
+        matcher = SequenceMatcher(None, old_region, new_region, autojunk=False)
+    else:
+        matcher = SequenceMatcher(_is_blank, old_region, new_region, autojunk=True)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         yield (tag, old_lo + i1, old_lo + i2, new_lo + j1, new_lo + j2)
 
 
+def _is_blank(line: str) -> bool:
+    return not line.strip()
+
+
 def _candidate_pairs(old_region: Sequence[str], new_region: Sequence[str]) -> int:
-    """How many (old, new) line pairs are equal: the work matching without autojunk grows with it."""
+    """How many (old, new) line pairs are equal; exact matching costs this times the number of matches."""
     new_counts = Counter(new_region)
     return sum(count * new_counts[line] for line, count in Counter(old_region).items())
 

@@ -527,10 +527,14 @@ def _not_blocked_text(facts: _Facts) -> str:
 # --- Proposals ---
 
 
+_VETOED = _Clause(((lambda f: f.tally.vetoed, None),), lambda f: "Vetoed by the Emperor")
+_SELF_KILLED = _Clause(((lambda f: f.tally.self_killed, None),), lambda f: "Self-killed by its author")
+
+
 def _proposal_rules(profile: Profile) -> _Rules:
     fail = [
-        _Clause(((lambda f: f.tally.vetoed, None),), lambda f: "Vetoed by the Emperor"),
-        _Clause(((lambda f: f.tally.self_killed, None),), lambda f: "Self-killed by its author"),
+        _VETOED,
+        _SELF_KILLED,
         _Clause(((_blocked, _not_blocked_text),), lambda f: _capitalized(_blocked_text(f))),
     ]
     if profile.fail_when_all_voted:
@@ -538,13 +542,12 @@ def _proposal_rules(profile: Profile) -> _Rules:
     fail.extend(_long_fail_clauses(profile))
     if profile.stale_after_days is not None:
         fail.append(_stale_clause(profile.stale_after_days))
-    bars = [_Clause(((lambda f: f.tally.vetoed, None),), lambda f: "Vetoed by the Emperor")]
-    if profile.self_kill_blocks_enactment:
-        bars.append(_Clause(((lambda f: f.tally.self_killed, None),), lambda f: "Self-killed by its author"))
+    # A veto fails a proposal in every era; 2005 lets a self-killed proposal be enacted with Quorum FOR.
+    bars = (_VETOED, _SELF_KILLED) if profile.self_kill_blocks_enactment else (_VETOED,)
     return _Rules(
         enact=(_quorum_enact_clause(profile), _long_enact_clause(profile)),
         fail=tuple(fail),
-        bars=tuple(bars),
+        bars=bars,
     )
 
 

@@ -12,7 +12,7 @@ from django.db.models import Q
 from blognomic.models import Comment, Icon, Kind, Post
 from dynasties.models import Dynasty, Game, User
 from dynasties.selectors import GameState
-from votes import engine
+from votes import engine, limits
 from votes.profiles import get_profile
 
 
@@ -41,17 +41,17 @@ def electorate_of(state: GameState) -> engine.Electorate:
 
 
 def electorate_at(moment: datetime) -> engine.Electorate:
-    """Who could vote at a past moment: players active then, that dynasty's Emperor, hiatus then."""
+    """Who could vote at a past moment: players active then, the Emperor of the dynasty then, hiatus then."""
     active = frozenset(User.objects.active_at(moment).values_list("username", flat=True))
     dynasty = (
-        Dynasty.objects.filter(started_at__lte=moment).select_related("emperor").order_by("-started_at").first()
+        Dynasty.objects.filter(started_at__lte=moment)
+        .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=moment))
+        .select_related("emperor")
+        .order_by("-started_at", "-number")
+        .first()
     )
     emperor = dynasty.emperor.username if dynasty and dynasty.emperor else None
-    pending_dov = (
-        Post.objects.filter(kind=Kind.DOV, posted_at__lte=moment)
-        .exclude(resolutions__at__lte=moment)
-        .exists()
-    )
+    pending_dov = bool(pending_at(moment, kinds=(Kind.DOV,)))
     return engine.Electorate(active=active, emperor=emperor, hiatus=pending_dov)
 
 
@@ -99,6 +99,7 @@ class MatterView:
     can_comment: bool = False
     may_resolve: bool = False
     is_stale: bool = False
+    hiatus_message: str = ""  # set when the hiatus forbids resolving this kind of matter now
 
     @property
     def tally(self) -> engine.Tally | None:
@@ -106,11 +107,11 @@ class MatterView:
 
     @property
     def can_enact_now(self) -> bool:
-        return bool(self.judgement and self.judgement.can_enact and self.queue_allows)
+        return bool(self.judgement and self.judgement.can_enact and self.queue_allows and not self.hiatus_message)
 
     @property
     def can_fail_now(self) -> bool:
-        if not self.judgement or not self.judgement.can_fail:
+        if not self.judgement or not self.judgement.can_fail or self.hiatus_message:
             return False
         return self.queue_allows or self.is_stale
 
@@ -163,6 +164,9 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
         view.judgement = engine.judge(matter, electorate=electorate_of(state), profile=profile, now=now)
         view.is_oldest_pending = oldest_pending_id(state.pending, profile_name=state.game.profile, now=now) == post.pk
         view.is_stale = post.kind == Kind.PROPOSAL and engine.is_stale(post.posted_at, profile=profile, now=now)
+        if state.hiatus is not None:
+            verdict = limits.hiatus_resolve_allowed(kind=post.kind, profile=profile, hiatus_reason=state.hiatus.reasons)
+            view.hiatus_message = "" if verdict.allowed else verdict.message
     else:
         # A resolved matter keeps the electorate of its resolution time, shown for the record.
         moment = post.resolutions.filter(~Q(outcome="reopened")).values_list("at", flat=True).last() or now
@@ -184,22 +188,31 @@ def profile_name() -> str:
     return Game.load().profile
 
 
-def pending_at(moment: datetime) -> list[Post]:
-    """Votable matters that were pending at ``moment``: posted by then and not resolved by then."""
+def pending_at(moment: datetime, *, kinds: Sequence[str] | None = None) -> list[Post]:
+    """Votable matters that were pending at ``moment``: posted by then and not resolved by then.
+
+    One query, reading only matters pending now or resolved after ``moment`` (a matter resolved by then and
+    never reopened since cannot have been pending), so its cost follows the queue, not the archive.
+    """
+    from django.db.models import Exists, OuterRef, Subquery
+
+    from blognomic.models import Status
     from votes.models import Resolution
 
-    candidates = list(
-        Post.objects.votable().filter(posted_at__lte=moment).prefetch_related("resolutions").order_by("posted_at")
+    resolved_later = Resolution.objects.filter(post=OuterRef("pk"), at__gt=moment)
+    outcome_then = (
+        Resolution.objects.filter(post=OuterRef("pk"), at__lte=moment)
+        .order_by("-at", "-pk")
+        .values("outcome")[:1]
     )
-    pending = []
-    for post in candidates:
-        state_then = "pending"
-        for resolution in post.resolutions.all():
-            if resolution.at <= moment:
-                state_then = "pending" if resolution.outcome == Resolution.REOPENED else "resolved"
-        if state_then == "pending":
-            pending.append(post)
-    return pending
+    matters = Post.objects.votable() if kinds is None else Post.objects.filter(kind__in=kinds)
+    return list(
+        matters.filter(posted_at__lte=moment)
+        .filter(Q(status=Status.PENDING) | Exists(resolved_later))
+        .annotate(outcome_then=Subquery(outcome_then))
+        .filter(Q(outcome_then__isnull=True) | Q(outcome_then=Resolution.REOPENED))
+        .order_by("posted_at", "pk")
+    )
 
 
 def tally_report(post: Post, *, now: datetime) -> dict:
@@ -209,18 +222,20 @@ def tally_report(post: Post, *, now: datetime) -> dict:
     game = Game.load()
     profile = get_profile(game.profile)
     comments = list(post.comments.filter(at__lte=now).select_related("author").order_by("at", "pk"))
-    judgement = engine.judge(matter_from(post, comments), electorate=electorate_at(now), profile=profile, now=now)
+    matter = matter_from(post, comments)
+    judgement = engine.judge(matter, electorate=electorate_at(now), profile=profile, now=now)
     tally = judgement.tally
-    is_oldest = post.kind != Kind.PROPOSAL or (
-        engine.oldest_pending(
-            [(p.pk, p.posted_at) for p in pending_at(now) if p.kind == Kind.PROPOSAL], profile=profile, now=now
-        )
-        == post.pk
-    )
+    if post.kind == Kind.PROPOSAL:
+        queue = [(p.pk, p.posted_at) for p in pending_at(now, kinds=(Kind.PROPOSAL,))]
+        is_oldest = engine.oldest_pending(queue, profile=profile, now=now) == post.pk
+    else:
+        # Only proposals queue; a CfJ or DoV may be resolved whenever its own votes allow.
+        is_oldest = True
     return {
         "post": post.slug, "kind": post.kind, "at": format_time(now), "profile": game.profile,
-        "active_players": tally.active_count, "quorum": tally.quorum, "open_hours": round(tally.open_hours, 2),
-        "votes": dict(sorted(tally.votes.items())), "for": tally.for_count, "against": tally.against_count,
+        "active_players": tally.active_count, "quorum": tally.quorum,
+        "open_hours": round(tally.open_hours, 2), "votes": dict(sorted(tally.votes.items())),
+        "for": tally.for_count, "against": tally.against_count,
         "self_killed": tally.self_killed, "vetoed": tally.vetoed, "can_enact": judgement.can_enact,
         "can_fail": judgement.can_fail, "is_oldest_pending": is_oldest, "reasons": list(judgement.reasons),
     }

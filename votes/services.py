@@ -14,7 +14,7 @@ from django.utils.formats import date_format
 from blognomic.models import MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Status
 from dynasties.models import User
 from dynasties.selectors import game_state
-from votes import engine
+from votes import engine, limits
 from votes.models import Resolution
 from votes.profiles import get_profile
 from votes.selectors import electorate_of, matter_from, oldest_pending_id
@@ -91,6 +91,11 @@ def _check_icon(*, post: Post, author: User, icon: str, trivial: bool, now: date
         raise VoteError(EMPEROR_CANNOT_DEFER.format(emperor=state.emperor_term))
     if trivial and (icon != Icon.FOR or state.game.profile != "2005"):
         raise VoteError(TRIVIAL_ONLY_FOR)
+    if state.hiatus is not None:
+        verdict = limits.hiatus_vote_allowed(kind=post.kind, profile=get_profile(state.game.profile),
+                                             hiatus_reason=state.hiatus.reasons)
+        if not verdict.allowed:
+            raise VoteError(verdict.message)
 
 
 def _final_tally_text(tally: engine.Tally) -> str:
@@ -119,6 +124,11 @@ def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime
             if oldest != post.pk and not stale_fail:
                 older = next((p.title for p in state.pending if p.pk == oldest), "another proposal")
                 raise VoteError(NOT_OLDEST.format(oldest=older))
+        if state.hiatus is not None:
+            verdict = limits.hiatus_resolve_allowed(kind=post.kind, profile=profile,
+                                                    hiatus_reason=state.hiatus.reasons)
+            if not verdict.allowed:
+                raise VoteError(verdict.message)
         why = "; ".join(judgement.reasons)
         if action == "enact" and not judgement.can_enact:
             raise VoteError(CANNOT_ENACT.format(title=post.title, why=why))

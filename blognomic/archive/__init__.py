@@ -4,9 +4,7 @@ The fields are documented in the README under "Archive format".
 """
 
 from blognomic.archive.exporter import export_archive
-from blognomic.archive.importer import ArchiveError, import_archive
-
-FORMAT = "blognomic-archive"
-VERSION = 1
+from blognomic.archive.fields import FORMAT, VERSION, ArchiveError
+from blognomic.archive.importer import import_archive
 
 __all__ = ["FORMAT", "VERSION", "ArchiveError", "export_archive", "import_archive"]

@@ -1,10 +1,14 @@
-"""Writing the whole game as an archive, in a stable order so two exports of the same game are identical."""
+"""Writing the whole game as an archive, in a stable order so two exports of the same game are identical.
+
+Export only reads: a fixed number of queries whatever the size of the game, reading plain values rather
+than model instances so that a game of a hundred thousand comments stays light in memory.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from blognomic.archive.fields import format_time
+from blognomic.archive.fields import FORMAT, VERSION, format_time
 from blognomic.models import Comment, Post
 from dynasties.models import Absence, Dynasty, Game, User
 from ruleset.models import Page, Revision
@@ -12,83 +16,111 @@ from votes.models import Resolution
 
 
 def export_archive() -> dict:
+    names = dict(User.objects.values_list("pk", "username"))
     return {
-        "format": "blognomic-archive",
-        "version": 1,
-        "profile": Game.load().profile,
+        "format": FORMAT,
+        "version": VERSION,
+        "profile": _profile(),
         "players": _players(),
-        "dynasties": _dynasties(),
-        "posts": _posts(),
-        "wiki": {"pages": _pages()},
+        "dynasties": _dynasties(names),
+        "posts": _posts(names),
+        "wiki": {"pages": _pages(names)},
     }
+
+
+def _profile() -> str:
+    # Read without Game.load(), which would create the row: exporting never writes.
+    profile = Game.objects.filter(pk=1).values_list("profile", flat=True).first()
+    return profile or Game._meta.get_field("profile").default
 
 
 def _players() -> list[dict]:
-    open_absences = {
-        a.user_id: a for a in Absence.objects.filter(ended_at__isnull=True).order_by("started_at")
-    }
+    current: dict[int, Absence] = {}
+    past: dict[int, list[dict]] = defaultdict(list)
+    for absence in Absence.objects.order_by("started_at", "pk"):
+        if absence.ended_at is None:
+            current[absence.user_id] = absence
+        else:
+            past[absence.user_id].append({"kind": absence.kind, "from": format_time(absence.started_at),
+                                          "until": format_time(absence.ended_at)})
     players = []
-    for user in User.objects.players().order_by("joined_at", "username"):
-        absence = open_absences.get(user.pk)
-        entry = {"name": user.username, "admin": user.is_admin,
-                 "idle": absence is not None and absence.kind == Absence.IDLE,
-                 "joined_at": format_time(user.joined_at)}
-        if absence is not None and absence.kind == Absence.IDLE:
+    for pk, name, admin, joined_at in (
+        User.objects.players().order_by("joined_at", "username").values_list("pk", "username", "is_admin",
+                                                                             "joined_at")
+    ):
+        absence = current.get(pk)
+        idle = absence is not None and absence.kind == Absence.IDLE
+        entry = {"name": name, "admin": admin, "idle": idle, "joined_at": format_time(joined_at)}
+        if idle:
             entry["idle_since"] = format_time(absence.started_at)
         if absence is not None and absence.kind == Absence.LEFT:
             entry["left_at"] = format_time(absence.started_at)
+        if past.get(pk):
+            entry["past_absences"] = past[pk]
         players.append(entry)
     return players
 
 
-def _dynasties() -> list[dict]:
-    return [
-        {"number": d.number, "emperor": d.emperor.username if d.emperor else None, "player_term": d.player_term,
-         "emperor_term": d.emperor_term, "theme": d.theme, "started_at": format_time(d.started_at),
-         "ended_at": format_time(d.ended_at)}
-        for d in Dynasty.objects.select_related("emperor").order_by("number")
-    ]
+def _dynasties(names: dict[int, str]) -> list[dict]:
+    dynasties = []
+    for d in Dynasty.objects.order_by("number"):
+        entry = {"number": d.number, "emperor": names.get(d.emperor_id), "player_term": d.player_term,
+                 "emperor_term": d.emperor_term, "theme": d.theme, "started_at": format_time(d.started_at),
+                 "ended_at": format_time(d.ended_at)}
+        if d.player_term_plural:
+            entry["player_term_plural"] = d.player_term_plural
+        dynasties.append(entry)
+    return dynasties
 
 
-def _posts() -> list[dict]:
+def _posts(names: dict[int, str]) -> list[dict]:
     comments = defaultdict(list)
-    for c in Comment.objects.select_related("author").order_by("at", "pk"):
-        entry = {"author": c.author.username, "at": format_time(c.at), "icon": c.icon or None, "text": c.text}
-        if c.trivial:
+    rows = Comment.objects.order_by("at", "pk").values_list("post_id", "author_id", "at", "icon", "text",
+                                                            "trivial")
+    for post_id, author_id, at, icon, text, trivial in rows.iterator(chunk_size=5000):
+        entry = {"author": names[author_id], "at": format_time(at), "icon": icon or None, "text": text}
+        if trivial:
             entry["trivial"] = True
-        comments[c.post_id].append(entry)
+        comments[post_id].append(entry)
     final = {}
-    for r in Resolution.objects.select_related("by").order_by("at", "pk"):
-        final[r.post_id] = None if r.outcome == Resolution.REOPENED else r
-    posts = []
-    for p in Post.objects.select_related("author", "dynasty").order_by("posted_at", "pk"):
-        r = final.get(p.pk) if p.is_resolved else None
-        entry = {
-            "id": p.slug, "kind": p.kind, "title": p.title, "author": p.author.username,
-            "posted_at": format_time(p.posted_at), "dynasty": p.dynasty.number if p.dynasty else None,
-            "body": p.body, "flavour": p.flavour, "status": p.status or None,
-            "resolution": {"by": r.by.username if r.by else None, "at": format_time(r.at), "outcome": r.outcome,
-                           "note": r.note} if r else None,
-            "comments": comments[p.pk],
+    for post_id, outcome, by_id, at, note in (
+        Resolution.objects.order_by("at", "pk").values_list("post_id", "outcome", "by_id", "at", "note")
+    ):
+        final[post_id] = None if outcome == Resolution.REOPENED else {
+            "by": names.get(by_id), "at": format_time(at), "outcome": outcome, "note": note,
         }
-        if p.trivial:
+    posts = []
+    fields = ("pk", "slug", "kind", "title", "author_id", "posted_at", "edited_at", "dynasty__number", "body",
+              "flavour", "status", "admin_note", "trivial", "sticky")
+    for p in Post.objects.order_by("posted_at", "pk").values(*fields).iterator(chunk_size=2000):
+        resolution = final.get(p["pk"]) if p["status"] in ("enacted", "failed") else None
+        entry = {
+            "id": p["slug"], "kind": p["kind"], "title": p["title"], "author": names[p["author_id"]],
+            "posted_at": format_time(p["posted_at"]), "dynasty": p["dynasty__number"], "body": p["body"],
+            "flavour": p["flavour"], "status": p["status"] or None, "resolution": resolution,
+            "comments": comments.pop(p["pk"], []),
+        }
+        if p["edited_at"]:
+            entry["edited_at"] = format_time(p["edited_at"])
+        if p["trivial"]:
             entry["trivial"] = True
-        if p.sticky:
+        if p["sticky"]:
             entry["sticky"] = True
-        if p.admin_note and (r is None or p.admin_note != r.note):
-            entry["admin_note"] = p.admin_note
+        if p["admin_note"] and (resolution is None or p["admin_note"] != resolution["note"]):
+            entry["admin_note"] = p["admin_note"]
         posts.append(entry)
     return posts
 
 
-def _pages() -> list[dict]:
+def _pages(names: dict[int, str]) -> list[dict]:
     revisions = defaultdict(list)
-    for v in Revision.objects.select_related("author", "post").order_by("page_id", "number"):
-        revisions[v.page_id].append({
-            "at": format_time(v.at), "author": v.author.username if v.author else None, "summary": v.summary,
-            "text": v.text, "post": v.post.slug if v.post else None,
-        })
+    rows = Revision.objects.order_by("page_id", "number").values_list("page_id", "at", "author_id", "summary",
+                                                                      "text", "post__slug")
+    for page_id, at, author_id, summary, text, post in rows.iterator(chunk_size=1000):
+        revisions[page_id].append({"at": format_time(at), "author": names.get(author_id), "summary": summary,
+                                   "text": text, "post": post})
     return [
-        {"title": p.title, "slug": p.slug, "kind": p.kind, "protected": p.protected, "revisions": revisions[p.pk]}
+        {"title": p.title, "slug": p.slug, "kind": p.kind, "protected": p.protected,
+         "revisions": revisions[p.pk]}
         for p in Page.objects.order_by("title")
     ]

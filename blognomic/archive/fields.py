@@ -1,9 +1,12 @@
-"""Reading archive fields with errors that say exactly where the bad value is (``posts[3].comments[7].at``)."""
+"""Reading archive fields with errors that say exactly where a bad value is (``posts[3].comments[7].at``)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
+
+FORMAT = "blognomic-archive"
+VERSION = 1
 
 NOT_A_TIME = "not an ISO 8601 time"
 NO_TIME_ZONE = "not an ISO 8601 time with a time zone (add Z for UTC)"
@@ -14,7 +17,7 @@ MAX_INTEGER = 2_147_483_647
 
 
 class ArchiveError(Exception):
-    """A bad field in an archive; ``path`` names it the way the JSON nests it (``posts[1].comments[0].at``)."""
+    """A bad field in an archive; ``path`` names it as the JSON nests it (``posts[1].comments[0].at``)."""
 
     def __init__(self, path: str, message: str) -> None:
         super().__init__(f"{path}: {message}" if path else f"The archive {message}")
@@ -48,7 +51,8 @@ class Reader:
     def has(self, key: str) -> bool:
         return self.data.get(key) is not None
 
-    def text(self, key: str, *, required: bool = True, default: str = "", max_length: int | None = None) -> str:
+    def text(self, key: str, *, required: bool = True, default: str = "",
+             max_length: int | None = None) -> str:
         value = self.data.get(key)
         if value is None:
             if required:

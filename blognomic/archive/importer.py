@@ -1,14 +1,26 @@
-"""Loading an archive: every field is checked first, then everything is written in one transaction."""
+"""Loading an archive: every field is checked first, then everything is written in one transaction.
+
+Checking happens in two steps. ``parse_archive`` reads the JSON alone and refuses anything malformed or
+self-contradictory; ``import_archive`` then checks what depends on the database (a post id already taken, a
+dynasty or post referred to but not in the archive) inside the transaction that writes, so a bad archive
+writes nothing. Writes are bulk inserts in a fixed number of queries per table, whatever the archive's size.
+"""
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_unicode_slug
 from django.db import transaction
+from django.db.models import Max
+from django.utils.text import slugify
 
-from blognomic.archive.fields import ArchiveError, Reader
+from blognomic.archive.fields import FORMAT, VERSION, ArchiveError, Reader
 from blognomic.markup import render_markdown
 from blognomic.models import VOTABLE_KINDS, Comment, Kind, Post, Status
 from dynasties.models import PROFILE_CHOICES, Absence, Dynasty, Game, PlayerNameValidator, User
@@ -20,9 +32,20 @@ ICONS = ("for", "against", "deferential", "veto")
 STATUSES = ("pending", "enacted", "failed")
 OUTCOMES = ("enacted", "failed", "vetoed", "self-killed")
 PAGE_KINDS = (Page.RULESET, Page.GAMESTATE, Page.ORDINARY)
+ABSENCE_KINDS = (Absence.IDLE, Absence.LEFT)
+
+# Lists of ids sent in one IN (...) stay well under SQLite's limit on bound parameters.
+CHUNK = 500
+NAME_MAX_LENGTH = 150
+POST_ID_MAX_LENGTH = 200
+
+GNDT_NOT_SUPPORTED = (
+    "importing GNDT columns, rows and log is not supported yet; omit \"gndt\" or leave its lists empty"
+)
+
 _names = PlayerNameValidator()
 
-__all__ = ["ArchiveError", "import_archive"]
+__all__ = ["ArchiveError", "import_archive", "parse_archive"]
 
 
 @dataclass
@@ -33,77 +56,135 @@ class Parsed:
     posts: list[dict] = field(default_factory=list)
     pages: list[dict] = field(default_factory=list)
     accounts: set[str] = field(default_factory=set)  # every name mentioned, players or not
+    # Rows referred to but not in the archive: they must already be in the database (a partial archive).
+    # Each maps to the path of its first mention, for the error message.
+    dynasty_refs: dict[int, str] = field(default_factory=dict)
+    post_refs: dict[str, str] = field(default_factory=dict)
 
 
-def _name(reader: Reader, key: str, parsed: Parsed) -> str:
-    name = reader.text(key, max_length=150)
+def _name(reader: Reader, key: str, parsed: Parsed, *, required: bool = True) -> str | None:
+    name = reader.text(key, required=required, max_length=NAME_MAX_LENGTH) or None
+    if name is None:
+        return None
     try:
         _names(name)
-    except Exception:
-        raise ArchiveError(reader.at(key), f"{name!r} is not a valid name") from None
+    except ValidationError:
+        raise ArchiveError(reader.at(key), f"{name!r} is not a valid name: {_names.message}") from None
     parsed.accounts.add(name)
     return name
 
 
+def _not_before(later: datetime | None, earlier: datetime | None, path: str, earlier_name: str) -> None:
+    if later is not None and earlier is not None and later < earlier:
+        raise ArchiveError(path, f"is before {earlier_name}")
+
+
 def parse_archive(data: Any) -> Parsed:
+    """Read and check a whole archive without touching the database."""
+    if not isinstance(data, dict):
+        raise ArchiveError("", "must be a JSON object")
     root = Reader(data, "")
-    if root.data.get("format") != "blognomic-archive":
-        raise ArchiveError("format", "must be \"blognomic-archive\"")
-    if root.data.get("version") != 1:
-        raise ArchiveError("version", "must be 1")
+    if root.data.get("format") != FORMAT:
+        raise ArchiveError("format", f"must be \"{FORMAT}\"")
+    version = root.data.get("version")
+    if type(version) is not int or version != VERSION:
+        raise ArchiveError("version", f"must be {VERSION}")
     parsed = Parsed(profile=root.choice("profile", tuple(c for c, _ in PROFILE_CHOICES), required=False))
-    seen_players: set[str] = set()
     for item, path in root.items("players"):
-        r = Reader(item, path)
-        name = _name(r, "name", parsed)
-        if name in seen_players:
-            raise ArchiveError(r.at("name"), f"{name!r} is listed twice")
-        seen_players.add(name)
-        parsed.players.append({
-            "name": name, "admin": r.boolean("admin"), "idle": r.boolean("idle"),
-            "joined_at": r.time("joined_at"), "idle_since": r.time("idle_since", required=False),
-            "left_at": r.time("left_at", required=False),
-        })
+        parsed.players.append(_parse_player(Reader(item, path), parsed))
     numbers: set[int] = set()
     for item, path in root.items("dynasties"):
-        r = Reader(item, path)
-        number = r.integer("number")
-        if number < 1 or number in numbers:
-            raise ArchiveError(r.at("number"), "must be a positive number not used by another dynasty")
-        numbers.add(number)
-        emperor = r.text("emperor", required=False) or None
-        if emperor is not None:
-            emperor = _name(r, "emperor", parsed)
-        parsed.dynasties.append({
-            "number": number, "emperor": emperor,
-            "player_term": r.text("player_term", required=False, default="Player", max_length=40) or "Player",
-            "emperor_term": r.text("emperor_term", required=False, default="Emperor", max_length=40) or "Emperor",
-            "theme": r.text("theme", required=False, max_length=200),
-            "started_at": r.time("started_at"), "ended_at": r.time("ended_at", required=False),
-        })
+        parsed.dynasties.append(_parse_dynasty(Reader(item, path), parsed, numbers))
     ids: set[str] = set()
     for item, path in root.items("posts"):
         parsed.posts.append(_parse_post(Reader(item, path), parsed, ids, numbers))
+    gndt = root.child("gndt")
+    if gndt is not None and any(value not in (None, [], {}) for value in gndt.data.values()):
+        raise ArchiveError("gndt", GNDT_NOT_SUPPORTED)
     wiki = root.child("wiki")
     if wiki is not None:
         titles: set[str] = set()
+        slugs: set[str] = set()
         for item, path in wiki.items("pages"):
-            parsed.pages.append(_parse_page(Reader(item, path), parsed, titles))
+            parsed.pages.append(_parse_page(Reader(item, path), parsed, titles, slugs, ids))
     return parsed
 
 
-def _parse_post(r: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> dict:
-    post_id = r.text("id", max_length=200)
+def _parse_player(r: Reader, parsed: Parsed) -> dict:
+    name = _name(r, "name", parsed)
+    if any(player["name"] == name for player in parsed.players):
+        raise ArchiveError(r.at("name"), f"{name!r} is listed twice")
+    joined_at = r.time("joined_at")
+    idle = r.boolean("idle")
+    idle_since = r.time("idle_since", required=False)
+    left_at = r.time("left_at", required=False)
+    if idle_since is not None and not idle:
+        raise ArchiveError(r.at("idle_since"), "is given but the player is not idle")
+    if idle and left_at is not None:
+        raise ArchiveError(r.at("idle"), "a player who has left (left_at) is not idle")
+    _not_before(idle_since, joined_at, r.at("idle_since"), "joined_at")
+    _not_before(left_at, joined_at, r.at("left_at"), "joined_at")
+    past = []
+    for item, path in r.items("past_absences"):
+        a = Reader(item, path)
+        start, end = a.time("from"), a.time("until")
+        if end <= start:
+            raise ArchiveError(a.at("until"), "must be after from")
+        past.append({"kind": a.choice("kind", ABSENCE_KINDS), "from": start, "until": end})
+    return {"name": name, "admin": r.boolean("admin"), "idle": idle, "joined_at": joined_at,
+            "idle_since": idle_since, "left_at": left_at, "past_absences": past}
+
+
+def _parse_dynasty(r: Reader, parsed: Parsed, numbers: set[int]) -> dict:
+    number = r.integer("number", minimum=1)
+    if number in numbers:
+        raise ArchiveError(r.at("number"), f"dynasty {number} is listed twice")
+    numbers.add(number)
+    started_at = r.time("started_at")
+    ended_at = r.time("ended_at", required=False)
+    _not_before(ended_at, started_at, r.at("ended_at"), "started_at")
+    return {
+        "number": number, "emperor": _name(r, "emperor", parsed, required=False),
+        "player_term": r.text("player_term", required=False, max_length=40) or "Player",
+        "player_term_plural": r.text("player_term_plural", required=False, max_length=40),
+        "emperor_term": r.text("emperor_term", required=False, max_length=40) or "Emperor",
+        "theme": r.text("theme", required=False, max_length=200),
+        "started_at": started_at, "ended_at": ended_at,
+    }
+
+
+def _post_id(r: Reader, ids: set[str]) -> str:
+    post_id = r.text("id", max_length=POST_ID_MAX_LENGTH)
+    try:
+        _names(post_id)
+        if post_id in (".", ".."):
+            raise ValidationError("dots")
+    except ValidationError:
+        # A post's id is its URL (/posts/<id>/), so it may hold spaces and punctuation but no '/'.
+        raise ArchiveError(r.at("id"), f"{post_id!r} cannot be a post's address: it may not be blank, "
+                                       "'.' or '..', start or end with a space, or contain '/' or control "
+                                       "characters") from None
     if post_id in ids:
         raise ArchiveError(r.at("id"), f"{post_id!r} is used by another post")
     ids.add(post_id)
+    return post_id
+
+
+def _parse_post(r: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> dict:
+    post_id = _post_id(r, ids)
     kind = r.choice("kind", KINDS)
-    dynasty = r.integer("dynasty", required=False)
+    title = r.text("title", max_length=300)
+    author = _name(r, "author", parsed)
+    posted_at = r.time("posted_at")
+    edited_at = r.time("edited_at", required=False)
+    _not_before(edited_at, posted_at, r.at("edited_at"), "posted_at")
+    dynasty = r.integer("dynasty", required=False, minimum=1)
     if dynasty is not None and dynasty not in numbers:
-        raise ArchiveError(r.at("dynasty"), f"no dynasty numbered {dynasty} in this archive")
-    status = r.choice("status", STATUSES, required=kind in VOTABLE_KINDS)
-    if kind not in VOTABLE_KINDS and status not in (None,):
-        raise ArchiveError(r.at("status"), f"a {kind} is not votable and has no status")
+        parsed.dynasty_refs.setdefault(dynasty, r.at("dynasty"))
+    votable = kind in VOTABLE_KINDS
+    status = r.choice("status", STATUSES, required=votable)
+    if not votable and status is not None:
+        raise ArchiveError(r.at("status"), f"a {kind} is not votable, so its status must be null")
     resolution = None
     res = r.child("resolution")
     if status in ("enacted", "failed"):
@@ -112,10 +193,10 @@ def _parse_post(r: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> 
         outcome = res.choice("outcome", OUTCOMES)
         if (status == "enacted") != (outcome == "enacted"):
             raise ArchiveError(res.at("outcome"), f"{outcome!r} does not agree with status {status!r}")
-        by = res.text("by", required=False) or None
-        if by is not None:
-            by = _name(res, "by", parsed)
-        resolution = {"by": by, "at": res.time("at"), "outcome": outcome, "note": res.text("note", required=False)}
+        at = res.time("at")
+        _not_before(at, posted_at, res.at("at"), "the post's posted_at")
+        resolution = {"by": _name(res, "by", parsed, required=False), "at": at, "outcome": outcome,
+                      "note": res.text("note", required=False)}
     elif res is not None:
         raise ArchiveError(r.at("resolution"), "must be null unless the post is enacted or failed")
     comments = []
@@ -127,101 +208,202 @@ def _parse_post(r: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> 
             "trivial": c.boolean("trivial"),
         })
     return {
-        "id": post_id, "kind": kind, "title": r.text("title", max_length=300), "author": _name(r, "author", parsed),
-        "posted_at": r.time("posted_at"), "dynasty": dynasty, "body": r.text("body", required=False),
+        "id": post_id, "kind": kind, "title": title, "author": author, "posted_at": posted_at,
+        "edited_at": edited_at, "dynasty": dynasty, "body": r.text("body", required=False),
         "flavour": r.text("flavour", required=False), "status": status or "", "resolution": resolution,
         "comments": comments, "trivial": r.boolean("trivial"), "sticky": r.boolean("sticky"),
         "admin_note": r.text("admin_note", required=False),
     }
 
 
-def _parse_page(r: Reader, parsed: Parsed, titles: set[str]) -> dict:
+def _parse_page(r: Reader, parsed: Parsed, titles: set[str], slugs: set[str], ids: set[str]) -> dict:
     title = r.text("title", max_length=200)
     if title.lower() in titles:
         raise ArchiveError(r.at("title"), f"{title!r} is used by another page")
     titles.add(title.lower())
+    slug = r.text("slug", required=False, max_length=200)
+    if slug:
+        try:
+            validate_unicode_slug(slug)
+        except ValidationError:
+            raise ArchiveError(r.at("slug"), f"{slug!r} is not a slug (letters, digits, - and _)") from None
+    else:
+        slug = slugify(title, allow_unicode=True)[:200] or "page"
+    if slug in slugs:
+        raise ArchiveError(r.at("slug"), f"{slug!r} is the address of another page in this archive")
+    slugs.add(slug)
     revisions = []
     for item, path in r.items("revisions", required=True):
         v = Reader(item, path)
-        author = v.text("author", required=False) or None
-        if author is not None:
-            author = _name(v, "author", parsed)
-        revisions.append({"at": v.time("at"), "author": author, "summary": v.text("summary", required=False,
-                                                                                     max_length=300),
-                          "text": v.text("text", required=False), "post": v.text("post", required=False) or None})
+        post = v.text("post", required=False) or None
+        if post is not None and post not in ids:
+            parsed.post_refs.setdefault(post, v.at("post"))
+        revisions.append({"at": v.time("at"), "author": _name(v, "author", parsed, required=False),
+                          "summary": v.text("summary", required=False, max_length=300),
+                          "text": v.text("text", required=False), "post": post})
     if not revisions:
         raise ArchiveError(r.at("revisions"), "must hold at least one revision")
-    return {"title": title, "slug": r.text("slug", required=False, max_length=200),
-            "kind": r.choice("kind", PAGE_KINDS, required=False) or Page.ORDINARY,
-            "protected": r.boolean("protected"), "revisions": revisions}
+    kind = r.choice("kind", PAGE_KINDS, required=False) or Page.ORDINARY
+    return {"title": title, "slug": slug, "kind": kind, "protected": r.boolean("protected"),
+            "revisions": revisions}
 
 
-@transaction.atomic
 def import_archive(data: Any) -> dict[str, int]:
     """Check the whole archive, then write it; on any bad field nothing is written."""
     parsed = parse_archive(data)
-    existing = set(Post.objects.filter(slug__in=[p["id"] for p in parsed.posts]).values_list("slug", flat=True))
-    for index, post in enumerate(parsed.posts):
-        if post["id"] in existing:
-            raise ArchiveError(f"posts[{index}].id", f"a post with id {post['id']!r} already exists")
-    if parsed.profile:
-        game = Game.load()
-        game.profile = parsed.profile
-        game.save()
-    users = _write_accounts(parsed)
-    dynasties = _write_dynasties(parsed, users)
-    posts = _write_posts(parsed, users, dynasties)
-    _write_pages(parsed, users, posts)
+    with transaction.atomic():
+        pages = _check_against_database(parsed)
+        if parsed.profile:
+            game = Game.load()
+            game.profile = parsed.profile
+            game.save(update_fields=["profile"])
+        users = _write_accounts(parsed)
+        dynasties = _write_dynasties(parsed, users)
+        _write_absences(parsed, users)
+        posts = _write_posts(parsed, users, dynasties)
+        _write_pages(parsed, users, posts, pages)
     return {"players": len(parsed.players), "dynasties": len(parsed.dynasties), "posts": len(parsed.posts),
-            "comments": sum(len(p["comments"]) for p in parsed.posts), "pages": len(parsed.pages)}
+            "comments": sum(len(p["comments"]) for p in parsed.posts), "pages": len(parsed.pages),
+            "revisions": sum(len(p["revisions"]) for p in parsed.pages)}
+
+
+def _chunks(values: Iterable, size: int = CHUNK) -> Iterator[list]:
+    values = list(values)
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
+
+
+def _check_against_database(parsed: Parsed) -> dict[str, Page]:
+    """Refuse what clashes with the database; returns the existing pages the archive adds revisions to."""
+    taken: set[str] = set()
+    for chunk in _chunks(p["id"] for p in parsed.posts):
+        taken.update(Post.objects.filter(slug__in=chunk).values_list("slug", flat=True))
+    for index, post in enumerate(parsed.posts):
+        if post["id"] in taken:
+            raise ArchiveError(f"posts[{index}].id", f"a post with id {post['id']!r} already exists")
+    if parsed.dynasty_refs:
+        known = set(Dynasty.objects.filter(number__in=parsed.dynasty_refs).values_list("number", flat=True))
+        for number, path in parsed.dynasty_refs.items():
+            if number not in known:
+                raise ArchiveError(path, f"no dynasty numbered {number} in this archive or in the database")
+    if parsed.post_refs:
+        known_posts: set[str] = set()
+        for chunk in _chunks(parsed.post_refs):
+            known_posts.update(Post.objects.filter(slug__in=chunk).values_list("slug", flat=True))
+        for post_id, path in parsed.post_refs.items():
+            if post_id not in known_posts:
+                raise ArchiveError(path, f"no post with id {post_id!r} in this archive or in the database")
+    existing: dict[str, Page] = {}
+    if parsed.pages:
+        by_title = {page.title.lower(): page for page in Page.objects.all()}
+        used_slugs = {page.slug: page for page in by_title.values()}
+        for index, p in enumerate(parsed.pages):
+            page = by_title.get(p["title"].lower())
+            if page is not None:
+                existing[p["title"]] = page
+            elif p["slug"] in used_slugs:
+                raise ArchiveError(f"wiki.pages[{index}].slug",
+                                   f"{p['slug']!r} is already the address of the page "
+                                   f"{used_slugs[p['slug']].title!r}")
+    return existing
+
+
+def _saved(model, objects: list, key: str) -> dict:
+    """The objects just bulk-inserted, with their primary keys, by ``key``.
+
+    PostgreSQL and SQLite 3.35+ return the keys from the insert; other databases need them read back.
+    """
+    if all(obj.pk is not None for obj in objects):
+        return {getattr(obj, key): obj for obj in objects}
+    found = {}
+    for chunk in _chunks(getattr(obj, key) for obj in objects):
+        found.update({getattr(obj, key): obj for obj in model.objects.filter(**{f"{key}__in": chunk})})
+    return found
 
 
 def _write_accounts(parsed: Parsed) -> dict[str, User]:
-    users = {u.username: u for u in User.objects.filter(username__in=parsed.accounts)}
+    users: dict[str, User] = {}
+    for chunk in _chunks(parsed.accounts):
+        users.update({u.username: u for u in User.objects.filter(username__in=chunk)})
     new = [User(username=name) for name in sorted(parsed.accounts - users.keys())]
     for user in new:
         user.set_unusable_password()
-    User.objects.bulk_create(new)
-    users.update({u.username: u for u in User.objects.filter(username__in=[u.username for u in new])})
+    User.objects.bulk_create(new, batch_size=CHUNK)
+    users.update(_saved(User, new, "username"))
+    players = []
     for player in parsed.players:
         user = users[player["name"]]
         user.joined_at = player["joined_at"]
         user.is_admin = player["admin"]
-        user.save(update_fields=["joined_at", "is_admin"])
-        Absence.objects.filter(user=user).delete()
-        if player["left_at"]:
-            Absence.objects.create(user=user, kind=Absence.LEFT, started_at=player["left_at"])
-        elif player["idle"]:
-            Absence.objects.create(user=user, kind=Absence.IDLE,
-                                   started_at=player["idle_since"] or player["joined_at"])
+        players.append(user)
+    User.objects.bulk_update(players, ["joined_at", "is_admin"], batch_size=CHUNK)
     return users
 
 
 def _write_dynasties(parsed: Parsed, users: dict[str, User]) -> dict[int, Dynasty]:
-    dynasties = {}
+    fields = ["emperor", "player_term", "player_term_plural", "emperor_term", "theme", "started_at",
+              "ended_at"]
+    existing = Dynasty.objects.in_bulk([d["number"] for d in parsed.dynasties], field_name="number")
+    new, changed = [], []
     for d in parsed.dynasties:
-        dynasty, _ = Dynasty.objects.update_or_create(
-            number=d["number"],
-            defaults={"emperor": users.get(d["emperor"]) if d["emperor"] else None,
-                      "player_term": d["player_term"], "emperor_term": d["emperor_term"], "theme": d["theme"],
-                      "started_at": d["started_at"], "ended_at": d["ended_at"]},
-        )
-        dynasties[d["number"]] = dynasty
+        dynasty = existing.get(d["number"]) or Dynasty(number=d["number"])
+        for name in fields:
+            value = d[name]
+            setattr(dynasty, name, users[value] if name == "emperor" and value else value)
+        (changed if dynasty.pk else new).append(dynasty)
+    Dynasty.objects.bulk_create(new)
+    Dynasty.objects.bulk_update(changed, fields)
+    dynasties = {d.number: d for d in changed}
+    dynasties.update(_saved(Dynasty, new, "number"))
+    if parsed.dynasty_refs:
+        dynasties.update(Dynasty.objects.in_bulk(list(parsed.dynasty_refs), field_name="number"))
     return dynasties
 
 
+def _write_absences(parsed: Parsed, users: dict[str, User]) -> None:
+    """The archive's players' absences replace those already recorded for them."""
+    if not parsed.players:
+        return
+    # Each span belongs to the dynasty in force when it started (unidling restores values within it).
+    timeline = list(Dynasty.objects.order_by("started_at", "number").values_list("started_at", "pk"))
+    starts = [started_at for started_at, _ in timeline]
+
+    def dynasty_at(moment: datetime) -> int | None:
+        index = bisect.bisect_right(starts, moment) - 1
+        return timeline[index][1] if index >= 0 else None
+
+    player_ids = [users[player["name"]].pk for player in parsed.players]
+    for chunk in _chunks(player_ids):
+        Absence.objects.filter(user_id__in=chunk).delete()
+    absences = []
+    for player in parsed.players:
+        user = users[player["name"]]
+        spans = [(a["kind"], a["from"], a["until"]) for a in player["past_absences"]]
+        if player["left_at"]:
+            spans.append((Absence.LEFT, player["left_at"], None))
+        elif player["idle"]:
+            spans.append((Absence.IDLE, player["idle_since"] or player["joined_at"], None))
+        absences.extend(
+            Absence(user=user, kind=kind, started_at=start, ended_at=end, dynasty_id=dynasty_at(start))
+            for kind, start, end in spans
+        )
+    Absence.objects.bulk_create(absences, batch_size=CHUNK)
+
+
 def _write_posts(parsed: Parsed, users: dict[str, User], dynasties: dict[int, Dynasty]) -> dict[str, Post]:
-    posts = [
-        Post(slug=p["id"], kind=p["kind"], title=p["title"], author=users[p["author"]], posted_at=p["posted_at"],
-             dynasty=dynasties.get(p["dynasty"]), body=p["body"], body_html=render_markdown(p["body"]),
-             flavour=p["flavour"], flavour_html=render_markdown(p["flavour"]), status=p["status"] or Status.NONE,
-             outcome=p["resolution"]["outcome"] if p["resolution"] else "",
-             admin_note=p["admin_note"] or (p["resolution"]["note"] if p["resolution"] else ""),
-             trivial=p["trivial"], sticky=p["sticky"])
-        for p in parsed.posts
-    ]
-    Post.objects.bulk_create(posts, batch_size=1000)
-    by_slug = {post.slug: post for post in Post.objects.filter(slug__in=[p["id"] for p in parsed.posts])}
+    posts = []
+    for p in parsed.posts:
+        r = p["resolution"]
+        posts.append(Post(
+            slug=p["id"], kind=p["kind"], title=p["title"], author=users[p["author"]],
+            posted_at=p["posted_at"], edited_at=p["edited_at"], dynasty=dynasties.get(p["dynasty"]),
+            body=p["body"], body_html=render_markdown(p["body"]),
+            flavour=p["flavour"], flavour_html=render_markdown(p["flavour"]),
+            status=p["status"] or Status.NONE, outcome=r["outcome"] if r else "",
+            admin_note=p["admin_note"] or (r["note"] if r else ""), trivial=p["trivial"], sticky=p["sticky"],
+        ))
+    Post.objects.bulk_create(posts, batch_size=CHUNK)
+    by_slug = _saved(Post, posts, "slug")
     comments, resolutions = [], []
     for p in parsed.posts:
         post = by_slug[p["id"]]
@@ -232,30 +414,54 @@ def _write_posts(parsed: Parsed, users: dict[str, User], dynasties: dict[int, Dy
         )
         if p["resolution"]:
             r = p["resolution"]
-            resolutions.append(Resolution(post=post, outcome=r["outcome"], by=users.get(r["by"]) if r["by"] else None,
-                                          at=r["at"], note=r["note"]))
-    Comment.objects.bulk_create(comments, batch_size=2000)
-    Resolution.objects.bulk_create(resolutions, batch_size=1000)
+            resolutions.append(Resolution(post=post, outcome=r["outcome"], at=r["at"], note=r["note"],
+                                          by=users[r["by"]] if r["by"] else None))
+    Comment.objects.bulk_create(comments, batch_size=CHUNK * 2)
+    Resolution.objects.bulk_create(resolutions, batch_size=CHUNK * 2)
     return by_slug
 
 
-def _write_pages(parsed: Parsed, users: dict[str, User], posts: dict[str, Post]) -> None:
-    from django.utils.text import slugify
-
+def _write_pages(parsed: Parsed, users: dict[str, User], posts: dict[str, Post],
+                 existing: dict[str, Page]) -> None:
+    if not parsed.pages:
+        return
+    referred = {}
+    outside = {v["post"] for p in parsed.pages for v in p["revisions"] if v["post"]} - posts.keys()
+    for chunk in _chunks(outside):
+        referred.update({post.slug: post for post in Post.objects.filter(slug__in=chunk)})
+    referred.update(posts)
+    new_pages = [
+        Page(title=p["title"], slug=p["slug"], kind=p["kind"], protected=p["protected"],
+             created_at=p["revisions"][0]["at"])
+        for p in parsed.pages if p["title"] not in existing
+    ]
+    Page.objects.bulk_create(new_pages)
+    pages = dict(existing)
+    pages.update({page.title: page for page in _saved(Page, new_pages, "title").values()})
+    numbers = dict(
+        Revision.objects.filter(page__in=list(existing.values())).order_by().values("page")
+        .annotate(top=Max("number")).values_list("page", "top")
+    ) if existing else {}
+    revisions = []
     for p in parsed.pages:
-        slug = p["slug"] or slugify(p["title"], allow_unicode=True) or "page"
-        first_at: datetime | None = p["revisions"][0]["at"] if p["revisions"] else None
-        page = Page.objects.filter(title__iexact=p["title"]).first()
-        if page is None:
-            page = Page.objects.create(title=p["title"], slug=slug, kind=p["kind"], protected=p["protected"],
-                                       created_at=first_at)
-        start = page.revisions.count()
-        revisions = [
-            Revision(page=page, number=start + i + 1, author=users.get(v["author"]) if v["author"] else None,
+        page = pages[p["title"]]
+        start = numbers.get(page.pk, 0)
+        revisions.extend(
+            Revision(page=page, number=start + i + 1, author=users[v["author"]] if v["author"] else None,
                      at=v["at"], summary=v["summary"], text=v["text"], size=len(v["text"].encode("utf-8")),
-                     post=posts.get(v["post"]) if v["post"] else None)
+                     post=referred.get(v["post"]) if v["post"] else None)
             for i, v in enumerate(p["revisions"])
-        ]
-        Revision.objects.bulk_create(revisions, batch_size=500)
-        page.current = page.revisions.order_by("-number").first()
-        page.save(update_fields=["current"])
+        )
+    Revision.objects.bulk_create(revisions, batch_size=CHUNK)
+    current = {}
+    for revision in revisions:
+        current[revision.page_id] = revision  # the last of each page's revisions is its current text
+    if any(revision.pk is None for revision in current.values()):
+        latest = {
+            v.page_id: v
+            for v in Revision.objects.filter(page__in=list(pages.values())).order_by("page_id", "number")
+        }
+        current = latest
+    for page in pages.values():
+        page.current = current[page.pk]
+    Page.objects.bulk_update(list(pages.values()), ["current"])

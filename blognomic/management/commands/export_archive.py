@@ -20,13 +20,26 @@ class Command(BaseCommand):
         if file == "-":
             self.stdout.write(text)
             return
-        directory = os.path.dirname(os.path.abspath(file))
-        try:
-            # Write beside the target and rename, so a failed export never leaves half a file behind.
-            fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(tmp, file)
-        except OSError as error:
-            raise CommandError(f"Cannot write {file}: {error.strerror}.") from None
+        _write_atomically(file, text)
         self.stderr.write(f"Wrote {file}.")
+
+
+def _write_atomically(file: str, text: str) -> None:
+    """Write beside the target and rename, so a failed export never leaves half a file behind."""
+    directory = os.path.dirname(os.path.abspath(file))
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".export-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        # mkstemp makes the file private (0600); give it the mode any new file would get.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, file)
+        tmp = None
+    except OSError as error:
+        raise CommandError(f"Cannot write {file}: {error.strerror or error}.") from None
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)

@@ -5,9 +5,16 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from blognomic.archive.fields import ArchiveError, format_time, parse_time
+from blognomic.archive.fields import NO_TIME_ZONE, ArchiveError, format_time, parse_time
 from blognomic.models import Post
 from votes.selectors import tally_report
+
+EXAMPLE_TIME = "2016-07-26T12:00:00Z"
+UNKNOWN_POST = "No post with id {post_id!r}."
+NOT_VOTABLE = "{post_id!r} is a {kind}, which is not a votable matter (only proposals, CfJs and DoVs are)."
+BAD_TIME = "--at {value!r} is not an ISO 8601 time such as " + EXAMPLE_TIME + "."
+NAIVE_TIME = "--at {value!r} has no time zone; add Z for UTC, as in " + EXAMPLE_TIME + "."
+BEFORE_POST = "--at {at} is before {post_id!r} was posted ({posted_at}): there was no tally yet."
 
 
 class Command(BaseCommand):
@@ -15,29 +22,34 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("post_id", help="The post's id (its slug), as in the archive.")
-        parser.add_argument("--at", help="An ISO 8601 time such as 2016-07-26T12:00:00Z; default now.")
-        parser.add_argument("--json", action="store_true", help="Print one JSON object.")
+        parser.add_argument("--at", help=f"An ISO 8601 time with a time zone, such as {EXAMPLE_TIME}. "
+                                         "Default: now.")
+        parser.add_argument("--json", dest="as_json", action="store_true", help="Print one JSON object.")
 
-    def handle(self, *args, post_id: str, at: str | None, json: bool, **options) -> None:
-        try:
-            moment = parse_time(at, "--at") if at else timezone.now()
-        except ArchiveError as error:
-            raise CommandError(str(error)) from None
+    def handle(self, *args, post_id: str, at: str | None, as_json: bool, **options) -> None:
+        moment = _moment(at) if at is not None else timezone.now()
         post = Post.objects.select_related("author").filter(slug=post_id).first()
         if post is None:
-            raise CommandError(f"No post with id {post_id!r}.")
+            raise CommandError(UNKNOWN_POST.format(post_id=post_id))
         if not post.is_votable:
-            raise CommandError(f"{post_id!r} is a {post.get_kind_display()}, which is not a votable matter.")
+            raise CommandError(NOT_VOTABLE.format(post_id=post_id, kind=post.get_kind_display()))
         if moment < post.posted_at:
-            raise CommandError(f"{post_id!r} was posted at {format_time(post.posted_at)}, after --at.")
+            raise CommandError(BEFORE_POST.format(at=format_time(moment), post_id=post_id,
+                                                  posted_at=format_time(post.posted_at)))
         report = tally_report(post, now=moment)
-        if json:
-            self.stdout.write(_json_dumps(report))
+        if as_json:
+            self.stdout.write(json.dumps(report, ensure_ascii=False))
             return
+        self._write_text(post, report)
+
+    def _write_text(self, post: Post, report: dict) -> None:
         self.stdout.write(f"{post.title} ({report['kind']}) at {report['at']}, profile {report['profile']}")
         self.stdout.write(
-            f"Active players {report['active_players']}, Quorum {report['quorum']}, open {report['open_hours']} h"
+            f"Active players {report['active_players']}, Quorum {report['quorum']}, "
+            f"open {report['open_hours']} hours"
         )
+        if not report["votes"]:
+            self.stdout.write("  No votes.")
         for name, vote in report["votes"].items():
             self.stdout.write(f"  {name}: {vote.upper()}")
         self.stdout.write(f"FOR {report['for']}, AGAINST {report['against']}"
@@ -50,5 +62,9 @@ class Command(BaseCommand):
             self.stdout.write(f"  - {reason}")
 
 
-def _json_dumps(report: dict) -> str:
-    return json.dumps(report, ensure_ascii=False)
+def _moment(value: str):
+    try:
+        return parse_time(value, "--at")
+    except ArchiveError as error:
+        template = NAIVE_TIME if error.message == NO_TIME_ZONE else BAD_TIME
+        raise CommandError(template.format(value=value)) from None
