@@ -209,9 +209,7 @@ def diff_lines(old: str, new: str) -> list[DiffLine]:
     budget = _WordDiffBudget(WORD_DIFF_BUDGET_CHARS)
     for tag, i1, i2, j1, j2 in line_opcodes(old_lines, new_lines):
         if tag == "equal":
-            result.extend(
-                DiffLine("equal", i + 1, j1 + (i - i1) + 1, old_lines[i]) for i in range(i1, i2)
-            )
+            result.extend(DiffLine("equal", i + 1, j1 + (i - i1) + 1, old_lines[i]) for i in range(i1, i2))
         else:
             result.extend(_changed_block(old_lines, new_lines, i1, i2, j1, j2, budget))
     return result
@@ -315,9 +313,7 @@ def group_hunks(lines: Sequence[DiffLine], context: int = CONTEXT_LINES) -> list
     return [list(lines[start:end]) for start, end in hunk_ranges(lines, context)]
 
 
-def _hunks_with_gaps(
-    lines: Sequence[DiffLine], context: int
-) -> Iterator[tuple[int, Sequence[DiffLine]]]:
+def _hunks_with_gaps(lines: Sequence[DiffLine], context: int) -> Iterator[tuple[int, Sequence[DiffLine]]]:
     """Each hunk with the number of unchanged lines left out before it; last, the number left after."""
     position = 0
     for start, end in hunk_ranges(lines, context):
@@ -418,6 +414,5 @@ def _cells(line: DiffLine | None, side: Literal["old", "new"]) -> str:
         return '<td class="diff-lineno"></td><td class="diff-empty"></td>'
     number = line.old_number if side == "old" else line.new_number
     return (
-        f'<td class="diff-lineno">{_number(number)}</td>'
-        f'<td class="diff-{line.kind}">{_line_html(line)}</td>'
+        f'<td class="diff-lineno">{_number(number)}</td><td class="diff-{line.kind}">{_line_html(line)}</td>'
     )

@@ -109,7 +109,7 @@ def _titles_by_casefold(ruleset: Ruleset) -> dict[str, Rule]:
 
 def _url_link(url: str) -> str:
     trimmed = url.rstrip(_TRAILING_URL_PUNCTUATION)
-    return f'<a href="{escape(trimmed)}" rel="nofollow">{escape(trimmed)}</a>{escape(url[len(trimmed):])}'
+    return f'<a href="{escape(trimmed)}" rel="nofollow">{escape(trimmed)}</a>{escape(url[len(trimmed) :])}'
 
 
 def _toggle(open_tags: list[str], tag: str) -> str:
@@ -203,7 +203,9 @@ def _render_definitions(lines: list[str], inline: _InlineRenderer) -> str:
         tag = "dt" if match["mark"] == ";" else "dd"
         term, separator, definition = match["text"].partition(" : ")
         if tag == "dt" and separator:
-            items.append(f"<dt>{inline.render(term.strip())}</dt><dd>{inline.render(definition.strip())}</dd>")
+            items.append(
+                f"<dt>{inline.render(term.strip())}</dt><dd>{inline.render(definition.strip())}</dd>"
+            )
         else:
             items.append(f"<{tag}>{inline.render(match['text'].strip())}</{tag}>")
     return "<dl>" + "".join(items) + "</dl>"

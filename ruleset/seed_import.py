@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ruleset.structure import UNNAMED_RULE_TITLE
+from ruleset.structure import UNNAMED_RULE_TITLE, is_heading_line
 
 NO_SECTION_ERROR = (
     "No ruleset section found: expected headings such as 'Core Rules', 'Dynastic Rules' or 'Appendix', "
@@ -42,6 +42,7 @@ NO_SECTION_ERROR = (
 
 MAX_TITLE_WORDS = 8
 MAX_TITLE_CHARS = 60
+MIN_WORDS_OF_PUNCTUATED_TITLE = 3
 MAX_TERM_WORDS = 6
 MAX_TERM_CHARS = 40
 MIN_DEFINITION_LIST_LINES = 4
@@ -50,9 +51,7 @@ SUBRULE_LENGTH_FACTOR = 3
 
 CHROME_SCAN_LINES = 25
 
-_SMALL_WORDS = frozenset(
-    "a an and as at by for from in into is of on or the to with nor but vs".split()
-)
+_SMALL_WORDS = frozenset("a an and as at by for from in into is of on or the to with nor but vs".split())
 _SECTION_TITLE = re.compile(
     r"^(?:core\s+rules?|dynastic\s+rules?|special\s+case(?:\s+rules?)?|appendix|glossary"
     r"|section\s+(?:one|two|three|four|five|\d+)\b.*)$",
@@ -225,7 +224,11 @@ def _split_blocks(lines: list[str]) -> list[_Block]:
 
 
 def looks_like_title(line: str) -> bool:
-    """Whether a line standing alone reads as a rule or section title rather than a sentence."""
+    """Whether a line standing alone reads as a rule or section title rather than a sentence.
+
+    A title ending in a full stop must be three or more words, all capitalised ("The Good, The Bad,
+    and The Ugly."), since short sentences ("Speed 1.") look like titles otherwise.
+    """
     if not line or line[0].isspace():
         return False
     text = line.strip()
@@ -242,7 +245,7 @@ def looks_like_title(line: str) -> bool:
     capitalised = [word for word in words if _is_capitalised(word)]
     significant = [word for word in words if word.lower().strip(".,!?") not in _SMALL_WORDS]
     if text[-1] in ".!?":
-        return len(capitalised) >= len(significant)
+        return len(significant) >= MIN_WORDS_OF_PUNCTUATED_TITLE and len(capitalised) >= len(significant)
     return 2 * len(capitalised) >= len(significant)
 
 
@@ -308,6 +311,7 @@ def _name_missing_appendix(items: list[_Item], ruleset_intro: str) -> list[_Item
             if item.title is None:
                 item.title = "Keywords"
             before = items[:index]
+            # An empty lost heading right before the keywords was the section heading itself.
             if before and isinstance(before[-1], _RuleDraft) and before[-1].title is None:
                 if not before[-1].blocks:
                     before = before[:-1]
@@ -377,6 +381,7 @@ def _group_sections(items: Iterable[_Item]) -> list[_SectionDraft]:
 
 
 def _nest_subrules(rules: list[_RuleDraft]) -> list[_RuleDraft]:
+    """Top-level rules of a section, with the subrules the export's layout implies moved under them."""
     nested: list[_RuleDraft] = []
     index = 0
     while index < len(rules):
@@ -395,14 +400,16 @@ def _nest_subrules(rules: list[_RuleDraft]) -> list[_RuleDraft]:
 
 
 def _introduces_subrules(rule: _RuleDraft) -> bool:
+    """Whether the rule's text announces entries to follow: it ends with a colon or names its subrules."""
     if not rule.blocks:
         return False
-    last_line = rule.blocks[-1].lines[-1].strip()
-    ends_with_colon = last_line.endswith((":", ":-")) and not _is_list_line(last_line)
+    last_line = rule.blocks[-1].lines[-1]
+    ends_with_colon = last_line.strip().endswith((":", ":-")) and not _is_list_line(last_line)
     return ends_with_colon or any(_LISTS_SUBRULES.search(block.text) for block in rule.blocks)
 
 
 def _alike_followers(followers: list[_RuleDraft]) -> list[_RuleDraft]:
+    """The titled, single-paragraph rules that follow, while they stay about as short as the first."""
     children: list[_RuleDraft] = []
     for follower in followers:
         if follower.title is None or len(follower.blocks) != 1:
@@ -471,7 +478,9 @@ def _render_line(line: str) -> str:
         if match:
             depth = max(1, len(match["indent"]) // 2)
             return f"{marker * depth} {match['text'].strip()}".rstrip()
-    return line.strip()
+    text = line.strip()
+    # A leading space keeps text that happens to look like "== x ==" from being read as a heading.
+    return " " + text if is_heading_line(text) else text
 
 
 def _looks_like_term(line: str) -> bool:

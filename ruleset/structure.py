@@ -317,6 +317,11 @@ def parse_ruleset(text: str) -> Ruleset:
     )
 
 
+def is_heading_line(line: str) -> bool:
+    """Whether ``parse_ruleset`` reads ``line`` as a section or rule heading."""
+    return bool(_HEADING.match(line))
+
+
 def _attach_rule(section: _DraftSection, level: int, title: str) -> None:
     siblings = section.rules
     parent_level = 3

@@ -83,12 +83,15 @@ def _posts(names: dict[int, str]) -> list[dict]:
             entry["trivial"] = True
         comments[post_id].append(entry)
     final = {}
-    for post_id, outcome, by_id, at, note in (
-        Resolution.objects.order_by("at", "pk").values_list("post_id", "outcome", "by_id", "at", "note")
-    ):
+    resolutions = Resolution.objects.order_by("at", "pk").values_list(
+        "post_id", "outcome", "by_id", "at", "note", "tally"
+    )
+    for post_id, outcome, by_id, at, note, tally in resolutions:
         final[post_id] = None if outcome == Resolution.REOPENED else {
             "by": names.get(by_id), "at": format_time(at), "outcome": outcome, "note": note,
         }
+        if tally and final[post_id] is not None:
+            final[post_id]["tally"] = tally
     posts = []
     fields = ("pk", "slug", "kind", "title", "author_id", "posted_at", "edited_at", "dynasty__number", "body",
               "flavour", "status", "admin_note", "trivial", "sticky")

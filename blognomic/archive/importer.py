@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
 
-from blognomic.archive.fields import FORMAT, VERSION, ArchiveError, Reader
+from blognomic.archive.fields import FORMAT, VERSION, ArchiveError, Reader, check_text
 from blognomic.markup import render_markdown
 from blognomic.models import VOTABLE_KINDS, Comment, Kind, Post, Status
 from dynasties.models import PROFILE_CHOICES, Absence, Dynasty, Game, PlayerNameValidator, User
@@ -195,8 +195,12 @@ def _parse_post(r: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> 
             raise ArchiveError(res.at("outcome"), f"{outcome!r} does not agree with status {status!r}")
         at = res.time("at")
         _not_before(at, posted_at, res.at("at"), "the post's posted_at")
+        tally = res.data.get("tally")
+        if tally is not None and not isinstance(tally, dict):
+            raise ArchiveError(res.at("tally"), "must be an object (the final tally) or null")
+        _check_json_texts(tally, res.at("tally"))
         resolution = {"by": _name(res, "by", parsed, required=False), "at": at, "outcome": outcome,
-                      "note": res.text("note", required=False)}
+                      "note": res.text("note", required=False), "tally": tally or {}}
     elif res is not None:
         raise ArchiveError(r.at("resolution"), "must be null unless the post is enacted or failed")
     comments = []
@@ -214,6 +218,19 @@ def _parse_post(r: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> 
         "comments": comments, "trivial": r.boolean("trivial"), "sticky": r.boolean("sticky"),
         "admin_note": r.text("admin_note", required=False),
     }
+
+
+def _check_json_texts(value: Any, path: str) -> None:
+    """Every string inside free-form JSON must be storable too (keys included)."""
+    if isinstance(value, str):
+        check_text(value, path)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            check_text(key, path)
+            _check_json_texts(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _check_json_texts(item, f"{path}[{index}]")
 
 
 def _parse_page(r: Reader, parsed: Parsed, titles: set[str], slugs: set[str], ids: set[str]) -> dict:
@@ -415,7 +432,7 @@ def _write_posts(parsed: Parsed, users: dict[str, User], dynasties: dict[int, Dy
         if p["resolution"]:
             r = p["resolution"]
             resolutions.append(Resolution(post=post, outcome=r["outcome"], at=r["at"], note=r["note"],
-                                          by=users[r["by"]] if r["by"] else None))
+                                          tally=r["tally"], by=users[r["by"]] if r["by"] else None))
     Comment.objects.bulk_create(comments, batch_size=CHUNK * 2)
     Resolution.objects.bulk_create(resolutions, batch_size=CHUNK * 2)
     return by_slug

@@ -115,7 +115,14 @@ def test_context_collapses_to_three_lines_around_changes():
     hunks = group_hunks(diff_lines("\n".join(old), "\n".join(new)))
     assert len(hunks) == 1
     assert [line.text for line in hunks[0]] == [
-        "line 12", "line 13", "line 14", "line 15", "line 15 changed", "line 16", "line 17", "line 18",
+        "line 12",
+        "line 13",
+        "line 14",
+        "line 15",
+        "line 15 changed",
+        "line 16",
+        "line 17",
+        "line 18",
     ]
 
 

@@ -74,7 +74,11 @@ def test_rule_number_references_link_to_the_rule_anchor():
 def test_each_number_of_a_list_of_rules_links():
     """'Rules 1.1, 1.2 and 1.2.1' links each number."""
     html = render("Rules 1.1, 1.2 and 1.2.1 apply.")
-    assert re.findall(r'href="#([^"]+)"', html) == ["rule-ruleset-and-gamestate", "rule-dynasties", "rule-hiatus"]
+    assert re.findall(r'href="#([^"]+)"', html) == [
+        "rule-ruleset-and-gamestate",
+        "rule-dynasties",
+        "rule-hiatus",
+    ]
 
 
 def test_a_reference_to_a_missing_rule_stays_plain_text():
@@ -119,7 +123,10 @@ def test_url_for_anchor_builds_reference_links():
 def test_web_addresses_become_links_without_trailing_punctuation():
     """http(s) addresses link, with the query escaped and trailing punctuation left outside."""
     html = render("Visit http://example.com/a?b=1&c=2).")
-    assert '<a href="http://example.com/a?b=1&amp;c=2" rel="nofollow">http://example.com/a?b=1&amp;c=2</a>).' in html
+    assert (
+        '<a href="http://example.com/a?b=1&amp;c=2" rel="nofollow">http://example.com/a?b=1&amp;c=2</a>).'
+        in html
+    )
 
 
 def test_other_schemes_are_not_linked():

@@ -164,7 +164,7 @@ def test_glossary_reads_definition_lists_and_term_items_of_the_appendix(ruleset)
 
 
 def test_glossary_reads_the_older_sentence_forms():
-    """2005–2008 glossaries define terms in sentences: "X is equal to", 'The "subject" of', 'References to'."""
+    """Older glossaries define terms in sentences: "X is equal to", 'The "subject" of', 'References to'."""
     ruleset = parse_ruleset(
         "== Glossary ==\n"
         "=== Keywords ===\n"
