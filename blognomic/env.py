@@ -59,8 +59,9 @@ def database_from_env(base_dir: Path) -> dict:
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": base_dir / "db.sqlite3",
-            # A file, not memory, so Celery worker processes started by tests see the test database.
-            "TEST": {"NAME": base_dir / ".run" / "test-db.sqlite3"},
+            # A file, not memory, so Celery worker processes started by tests see the test database;
+            # one per test process, so two test runs in one checkout do not collide.
+            "TEST": {"NAME": base_dir / ".run" / f"test-db-{os.getpid()}.sqlite3"},
             "OPTIONS": {"timeout": 20},
         }
     parts = urlsplit(url)

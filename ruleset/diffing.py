@@ -1,6 +1,6 @@
 """Line diffs between two revisions of a wiki page, with word-level highlights, as safe HTML.
 
-Speed matters: a ruleset is about 100 KB, and a history page may show many diffs. Three things keep a
+Speed matters: a ruleset is about 100 KB, and a history page may show many diffs. Four things keep a
 diff of two such texts in the low milliseconds:
 
 - the common head and tail are cut off before any matching;

@@ -16,7 +16,7 @@ out from the five seeds:
 - **Missing sections.** The Appendix or Glossary is recognised by its opening words ("This is always at
   the end of the Ruleset…", "A keyword defined by a rule supersedes…") and named as the ruleset's first
   rule calls it ("Section Three contains the glossary"). A 2005-style ruleset without sections is split
-  where its first rule says the core ends ("Rules 1-10 are the core Ruleset").
+  where its first rule says the core ends ("Rules 1-10 are the …").
 - **Nesting** is not printed, so it is inferred in two cases only: a heading with no text of its own
   is followed by its subrules, up to the end of the section ("Clarifications" in the Appendix); and a
   rule that introduces a list of its subrules (its text ends with a colon or speaks of "sub rules to
@@ -331,7 +331,7 @@ def _appendix_name(ruleset_intro: str, default: str) -> str:
 def _split_core_and_dynastic(items: list[_Item], ruleset_intro: str) -> list[_Item]:
     """Give rules that precede every section heading a section of their own.
 
-    A 2005-style ruleset numbers its rules 1, 2, 3… and says "Rules 1-10 are the core Ruleset": the
+    A 2005-style ruleset numbers its rules 1, 2, 3… and says which are core ("Rules 1-10 are the …"): the
     first ten rules then become Core Rules and the rest, up to the glossary, Dynastic Rules.
     """
     first_mark = next((i for i, item in enumerate(items) if isinstance(item, _SectionMark)), len(items))

@@ -162,7 +162,7 @@ class Ruleset:
         - definition lists (``; Term`` then ``: definition``), the 2015 and 2016 form;
         - items of the form "Term: definition";
         - sentences "Quorum is equal to …" or "Gamestate is defined as …", kept whole;
-        - 'The "subject" of a blog entry is …' and 'References to a "week" …', the 2005 and 2008 forms.
+        - 'The "subject" of …' and 'References to a "week" …', the 2005 and 2008 forms.
 
         The first definition of a term wins.
         """
@@ -296,7 +296,7 @@ def parse_ruleset(text: str) -> Ruleset:
     preamble_lines: list[str] = []
     sections: list[_DraftSection] = []
     for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        heading = _HEADING.match(line)
+        heading = _match_heading(line)
         level = len(heading["marks"]) if heading else 0
         if level == 2:
             sections.append(_DraftSection(title=heading["title"]))
@@ -319,7 +319,14 @@ def parse_ruleset(text: str) -> Ruleset:
 
 def is_heading_line(line: str) -> bool:
     """Whether ``parse_ruleset`` reads ``line`` as a section or rule heading."""
-    return bool(_HEADING.match(line))
+    return _match_heading(line) is not None
+
+
+def _match_heading(line: str) -> re.Match[str] | None:
+    # A line made only of "=" signs is a divider someone typed, not an empty heading.
+    if not line.strip().strip("="):
+        return None
+    return _HEADING.match(line)
 
 
 def _attach_rule(section: _DraftSection, level: int, title: str) -> None:

@@ -1,4 +1,4 @@
-"""Keyword replacement at an Ascension: "the words … will be replaced with new theme-appropriate terms"."""
+"""Keyword replacement at an Ascension, when the new Emperor renames the game's keywords for the theme."""
 
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def test_an_irregular_old_plural_is_recognised():
 
 
 def test_the_2005_ascension_keywords():
-    """'the words "Family", "Duke" and "Thalers" will be replaced': a plural keyword stays plural."""
+    """The 2005 keywords Family, Duke and Thalers: a keyword that is already plural stays plural."""
     text = "Each Family pays the Duke 5 Thalers; families' thalers."
     result = replace_keywords(text, {"Family": "Villager", "Duke": "Mayor", "Thalers": "Pfennigs"})
     assert result == "Each Villager pays the Mayor 5 Pfennigs; villagers' pfennigs."

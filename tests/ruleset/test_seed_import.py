@@ -255,9 +255,9 @@ def test_a_heading_without_text_takes_the_following_headings_as_subrules():
 
 
 def test_a_rule_listing_its_subrules_takes_the_alike_entries_that_follow():
-    """After "…listed as sub rules to this rule", short single-paragraph entries nest; a long one stops it."""
+    """After a rule naming its "subrules of this rule", short one-paragraph entries nest; a long one stops."""
     export = (
-        "Dynastic Rules\n\nCarts\n\nKinds of cart are listed as sub rules to this rule.\n\n"
+        "Dynastic Rules\n\nCarts\n\nKinds of cart are subrules of this rule.\n\n"
         "Small\n\nSpeed 1.\n\nLarge\n\nSpeed 2, slowly.\n\n"
         "Roads\n\nRoads join towns, and every cart may use any road that leads to a town it can reach.\n"
     )
@@ -296,7 +296,7 @@ def test_sections_are_split_where_the_first_rule_says_the_core_ends():
 def test_a_lost_glossary_heading_is_recognised_by_its_opening_words():
     """The glossary's opening sentence starts the Glossary section, its text the section intro."""
     export = (
-        "Core Rules\n\nBasics\n\nPlay.\n\n\nThis is always at the end of the Ruleset. It explains.\n\n"
+        "Core Rules\n\nBasics\n\nPlay.\n\n\nThis is always at the end of the Ruleset, to explain things.\n\n"
         "  • Quorum is equal to three.\n\nTime\n\nIt passes.\n"
     )
     ruleset = parse_ruleset(convert_plaintext_export(export))
@@ -334,7 +334,7 @@ def test_a_glossary_of_term_and_definition_lines_becomes_a_definition_list():
         ("Speed 1.", False),
         ("Is UTC.", False),
         ("King's Visit", True),
-        ("The Mayor may vote to VETO any Proposal.", False),
+        ("The Duke may refuse any Petition he likes.", False),
         ("The following is the list: Alice, Bob", False),
         ("Cost: 5 Hold Size: 10", False),
         ("the lowercase start", False),
@@ -391,7 +391,7 @@ def test_odd_input_never_crashes(seed_number):
         "=== fake ===",
         "\r",
         "Rules 1-3 are the core.",
-        "This is always at the end of the Ruleset.",
+        "This is always at the end of the Ruleset, whatever happens",
         "\ufeff",
         "😀",
     ]

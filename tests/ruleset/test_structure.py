@@ -251,8 +251,14 @@ def test_a_rule_heading_before_any_section_stays_in_the_preamble():
     assert [rule.title for rule in ruleset.all_rules()] == ["R"]
 
 
+def test_a_line_of_equals_signs_is_text_not_a_heading():
+    """'======' is not an empty heading."""
+    ruleset = parse_ruleset("== S ==\n=== R ===\nabove\n======\nbelow\n")
+    assert ruleset.find("R").body == "above\n======\nbelow"
+
+
 def test_a_rule_with_an_empty_heading_is_named_unnamed_rule():
-    """'If a rule would ever have no name, it is instead named “Unnamed Rule”.'"""
+    """A rule with an empty heading gets the name the 2015 ruleset gives a nameless rule."""
     ruleset = parse_ruleset("== S ==\n===  ===\ntext\n")
     assert ruleset.find("1.1").title == UNNAMED_RULE_TITLE
 
