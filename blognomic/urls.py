@@ -5,10 +5,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from blognomic import views
+from blognomic.feeds import LatestPostsFeed
 
 urlpatterns = [
     path("", views.front_page, name="front_page"),
     path("healthz/", views.healthz, name="healthz"),
+    path("feed/", LatestPostsFeed(), name="feed"),
     path("<int:year>/<int:month>/", views.month_archive, name="month_archive"),
     path("category/<slug:category>/", views.category, name="category"),
     path("posts/<str:slug>/", views.post_detail, name="post_detail"),

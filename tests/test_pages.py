@@ -105,3 +105,11 @@ def test_front_page_and_panel_queries_do_not_grow(client, t0):
     with time_machine.travel(t0 + timedelta(hours=20), tick=False):
         assert count_queries(client, "/") == front_small
         assert count_queries(client, reverse("admin_panel")) == panel_small
+
+
+def test_feed_lists_the_latest_posts(client, t0):
+    """The Atom feed carries each post's title, author and rendered body."""
+    players = make_table(3, start=t0)
+    make_proposal(players[1], at=t0, title="Proposal: Feed Me", body="Some *text*.")
+    body = client.get("/feed/").content.decode()
+    assert "<title>Proposal: Feed Me</title>" in body and "P02" in body and "&lt;em&gt;text&lt;/em&gt;" in body
