@@ -20,5 +20,6 @@ urlpatterns = [
     path("", include("votes.urls")),
     path("", include("ruleset.urls")),
     path("", include("gndt.urls")),
+    path("", include("dynasties.urls")),
     path("django-admin/", admin.site.urls),
 ]

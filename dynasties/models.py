@@ -182,6 +182,16 @@ class Dynasty(models.Model):
     theme = models.CharField(max_length=200, blank=True)
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
+    declaration = models.ForeignKey(
+        "blognomic.Post", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="The enacted Declaration of Victory that began this dynasty.",
+    )
+    ascension_address = models.ForeignKey(
+        "blognomic.Post", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+    )
+    ascended_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the Ascension Address was posted; the hiatus ends then."
+    )
 
     objects = DynastyQuerySet.as_manager()
 
@@ -191,6 +201,10 @@ class Dynasty(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def awaiting_ascension(self) -> bool:
+        return self.declaration_id is not None and self.ascended_at is None
 
     @property
     def players_term(self) -> str:
@@ -212,3 +226,62 @@ def ordinal_word(n: int) -> str:
         return ORDINALS[n - 1]
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+class Application(models.Model):
+    """A request to join the game, held until an admin approves or rejects it."""
+
+    PENDING = "pending"
+    APPROVED = "approved"
+    REJECTED = "rejected"
+    STATUS_CHOICES = [(PENDING, "Pending"), (APPROVED, "Approved"), (REJECTED, "Rejected")]
+
+    name = models.CharField(max_length=150, validators=[PlayerNameValidator()])
+    password_hash = models.CharField(max_length=256, help_text="Hashed; becomes the player's password.")
+    message = models.TextField(blank=True, help_text="What the applicant wrote about joining.")
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    submitted_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=PENDING)
+    decided_by = models.ForeignKey(User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-submitted_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.status})"
+
+
+class Rename(models.Model):
+    """A player's change of name, made by an admin because a proposal allowed it."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="renames")
+    old_name = models.CharField(max_length=150)
+    new_name = models.CharField(max_length=150)
+    by = models.ForeignKey(User, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    proposal = models.ForeignKey("blognomic.Post", on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["at"]
+
+    def __str__(self) -> str:
+        return f"{self.old_name} → {self.new_name}"
+
+
+class Notification(models.Model):
+    """A message for one user, shown on the site; ``key`` makes sending it twice impossible."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notifications")
+    key = models.CharField(max_length=200)
+    text = models.CharField(max_length=500)
+    url = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField()
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="unique_notification_key")]
+
+    def __str__(self) -> str:
+        return self.text

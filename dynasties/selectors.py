@@ -43,15 +43,6 @@ def roster_at(moment: datetime) -> Roster:
     return roster
 
 
-def awaiting_ascension(dynasty: Dynasty | None) -> bool:
-    """An enacted DoV started this dynasty and no Ascension Address has been posted in it yet."""
-    if dynasty is None:
-        return False
-    return not Post.objects.filter(kind=Kind.ASCENSION, posted_at__gte=dynasty.started_at).exists() and (
-        Post.objects.filter(kind=Kind.DOV, outcome="enacted", dynasty__number=dynasty.number - 1).exists()
-    )
-
-
 @dataclass(frozen=True)
 class PendingAge:
     post: Post
@@ -108,8 +99,31 @@ def game_state(now: datetime) -> GameState:
         profile=get_profile(game.profile),
         now=now,
         pending_dov=pending_dov,
-        awaiting_ascension=False if pending_dov else awaiting_ascension(dynasty),
+        awaiting_ascension=bool(dynasty and dynasty.awaiting_ascension),
     )
     return GameState(game=game, dynasty=dynasty, roster=roster_at(now), pending=pending, hiatus=hiatus, now=now)
 
 
+
+
+def dynasty_history(dynasty: Dynasty) -> dict:
+    """What the dynasty's history page shows: its players then, its big posts, its final ruleset."""
+    from django.utils import timezone
+
+    from ruleset.models import Page
+
+    end = dynasty.ended_at or timezone.now()
+    posts = Post.objects.filter(dynasty=dynasty).select_related("author")
+    return {
+        "players_at_start": list(User.objects.active_at(dynasty.started_at).values_list("username", flat=True)),
+        "players_at_end": list(User.objects.active_at(end).values_list("username", flat=True)),
+        "snapshot": Page.objects.filter(title=f"Ruleset {dynasty.number}").first(),
+        "posts_of_interest": list(
+            posts.filter(kind__in=[Kind.DOV, Kind.CFJ, Kind.ASCENSION, Kind.STORY]).order_by("posted_at")
+        ),
+        "proposal_counts": {
+            "enacted": posts.filter(kind=Kind.PROPOSAL, status="enacted").count(),
+            "failed": posts.filter(kind=Kind.PROPOSAL, status="failed").count(),
+            "pending": posts.filter(kind=Kind.PROPOSAL, status="pending").count(),
+        },
+    }

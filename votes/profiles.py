@@ -123,6 +123,8 @@ class Profile:
     weekly_action_spacing_hours: int | None
     idle_after_days: int
     rejoin_bar_days: int | None
+    # Ruleset 142: no unidling within four days of going idle in the current dynasty.
+    unidle_window_days: int | None = None
 
     def hiatus_allowance(self, reason: str) -> HiatusAllowance:
         """The allowance for one hiatus reason (HIATUS_DOV, HIATUS_ASCENSION or HIATUS_SEASONAL)."""
@@ -311,6 +313,7 @@ PROFILE_2016 = Profile(
     weekly_action_spacing_hours=24,
     idle_after_days=7,
     rejoin_bar_days=14,
+    unidle_window_days=4,
 )
 
 PROFILES: dict[str, Profile] = {

@@ -1,0 +1,224 @@
+"""Writes on the roster: applications, idling and unidling, leaving, renaming.
+
+Each service validates, runs in one transaction, and raises ``RosterError`` with a message for the person
+acting; nothing is written when it refuses.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.contrib.auth.hashers import make_password
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+
+from blognomic.models import Comment, Kind, Post
+from dynasties import rules
+from dynasties.models import Absence, Application, Dynasty, Game, PlayerNameValidator, Rename, User
+from votes.profiles import get_profile
+
+
+class RosterError(Exception):
+    """A roster change was refused; the message says why."""
+
+
+ALREADY_A_PLAYER = "{name} is already a player."
+APPLICATION_PENDING = "An application from {name} is already waiting for an admin."
+NAME_TAKEN = "The name {name} belongs to someone else; choose another."
+TOO_MANY_APPLICATIONS = "Too many applications from your address today; try again tomorrow."
+NOT_PENDING = "That application has already been {status}."
+NOT_AN_ADMIN = "Only admins may do that."
+ALREADY_IDLE = "{name} is already idle."
+NOT_IDLE = "{name} is not idle."
+NOT_A_PLAYER = "{name} is not a player."
+RENAME_NEEDS_ENACTED_PROPOSAL = "A rename must cite an enacted Proposal that approved it."
+APPLICATIONS_PER_ADDRESS_PER_DAY = 3
+
+
+def _profile():
+    return get_profile(Game.load().profile)
+
+
+def _open_absence(user: User) -> Absence | None:
+    return user.absences.filter(ended_at__isnull=True).order_by("-started_at").first()
+
+
+def last_activity(user: User) -> datetime | None:
+    """The time of the player's latest post or comment."""
+    moments = [
+        Post.objects.filter(author=user).aggregate(m=Max("posted_at"))["m"],
+        Comment.objects.filter(author=user).aggregate(m=Max("at"))["m"],
+    ]
+    moments = [m for m in moments if m]
+    return max(moments) if moments else None
+
+
+def application_submit(*, name: str, password: str, message: str, ip_address: str | None,
+                       now: datetime) -> Application:
+    name = (name or "").strip()
+    try:
+        PlayerNameValidator()(name)
+    except ValidationError as error:
+        raise RosterError(error.messages[0]) from None
+    with transaction.atomic():
+        existing = User.objects.filter(username__iexact=name).first()
+        if existing is not None and existing.is_player and _open_absence_kind(existing) != Absence.LEFT:
+            raise RosterError(ALREADY_A_PLAYER.format(name=existing.username))
+        if existing is not None and not existing.is_player and existing.has_usable_password():
+            raise RosterError(NAME_TAKEN.format(name=name))
+        if Application.objects.filter(name__iexact=name, status=Application.PENDING).exists():
+            raise RosterError(APPLICATION_PENDING.format(name=name))
+        if ip_address and Application.objects.filter(
+            ip_address=ip_address, submitted_at__gte=now - timedelta(days=1)
+        ).count() >= APPLICATIONS_PER_ADDRESS_PER_DAY:
+            raise RosterError(TOO_MANY_APPLICATIONS)
+        return Application.objects.create(name=name, password_hash=make_password(password), message=message,
+                                          ip_address=ip_address, submitted_at=now)
+
+
+def _open_absence_kind(user: User) -> str | None:
+    absence = _open_absence(user)
+    return absence.kind if absence else None
+
+
+def application_approve(*, application: Application, admin: User, now: datetime) -> User:
+    """Make the applicant a player, with a GNDT row holding the dynasty's defaults."""
+    if not admin.is_admin:
+        raise RosterError(NOT_AN_ADMIN)
+    with transaction.atomic():
+        application = Application.objects.select_for_update().get(pk=application.pk)
+        if application.status != Application.PENDING:
+            raise RosterError(NOT_PENDING.format(status=application.status))
+        user = User.objects.select_for_update().filter(username__iexact=application.name).first()
+        if user is not None and user.is_player:
+            absence = _open_absence(user)
+            if absence is None or absence.kind != Absence.LEFT:
+                raise RosterError(ALREADY_A_PLAYER.format(name=user.username))
+            verdict = rules.may_rejoin(name=user.username, profile=_profile(), left_at=absence.started_at, now=now)
+            if not verdict.allowed:
+                raise RosterError(verdict.message)
+            absence.ended_at = now
+            absence.save(update_fields=["ended_at"])
+        elif user is None:
+            user = User(username=application.name)
+        user.password = application.password_hash
+        if not user.is_player:
+            user.joined_at = now
+        user.save()
+        application.status = Application.APPROVED
+        application.decided_by, application.decided_at = admin, now
+        application.save(update_fields=["status", "decided_by", "decided_at"])
+        dynasty = Dynasty.objects.current()
+        if dynasty is not None:
+            from gndt.roster import gndt_player_joined
+
+            gndt_player_joined(dynasty=dynasty, user=user, now=now)
+        return user
+
+
+def application_reject(*, application: Application, admin: User, now: datetime) -> Application:
+    if not admin.is_admin:
+        raise RosterError(NOT_AN_ADMIN)
+    with transaction.atomic():
+        application = Application.objects.select_for_update().get(pk=application.pk)
+        if application.status != Application.PENDING:
+            raise RosterError(NOT_PENDING.format(status=application.status))
+        application.status = Application.REJECTED
+        application.decided_by, application.decided_at = admin, now
+        application.save(update_fields=["status", "decided_by", "decided_at"])
+        return application
+
+
+def player_idle(*, user: User, by: User, now: datetime) -> Absence:
+    """A player may idle themselves at any time; an admin may idle a player inactive for long enough."""
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        if not user.is_player:
+            raise RosterError(NOT_A_PLAYER.format(name=user.username))
+        if _open_absence(user) is not None:
+            raise RosterError(ALREADY_IDLE.format(name=user.username))
+        if by.pk != user.pk:
+            if not by.is_admin:
+                raise RosterError(NOT_AN_ADMIN)
+            verdict = rules.may_idle_inactive(name=user.username, profile=_profile(),
+                                              last_activity=last_activity(user), joined_at=user.joined_at, now=now)
+            if not verdict.allowed:
+                raise RosterError(verdict.message)
+        return Absence.objects.create(user=user, kind=Absence.IDLE, started_at=now, dynasty=Dynasty.objects.current())
+
+
+def player_unidle(*, user: User, by: User, now: datetime) -> User:
+    """End an idle spell; the player's GNDT values come back if they idled in this dynasty."""
+    if by.pk != user.pk and not by.is_admin:
+        raise RosterError(NOT_AN_ADMIN)
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        absence = _open_absence(user)
+        if absence is None or absence.kind != Absence.IDLE:
+            raise RosterError(NOT_IDLE.format(name=user.username))
+        dynasty = Dynasty.objects.current()
+        same_dynasty = dynasty is not None and absence.dynasty_id == dynasty.pk
+        verdict = rules.may_unidle(name=user.username, profile=_profile(), idled_at=absence.started_at,
+                                   idled_in_current_dynasty=same_dynasty, now=now)
+        if not verdict.allowed:
+            raise RosterError(verdict.message)
+        absence.ended_at = now
+        absence.save(update_fields=["ended_at"])
+        if dynasty is not None and not same_dynasty:
+            from gndt.roster import gndt_player_joined
+
+            gndt_player_joined(dynasty=dynasty, user=user, now=now, reset=True)
+        return user
+
+
+def player_leave(*, user: User, now: datetime) -> Absence:
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        if not user.is_player or _open_absence_kind(user) == Absence.LEFT:
+            raise RosterError(NOT_A_PLAYER.format(name=user.username))
+        user.absences.filter(ended_at__isnull=True).update(ended_at=now)
+        return Absence.objects.create(user=user, kind=Absence.LEFT, started_at=now, dynasty=Dynasty.objects.current())
+
+
+def player_rename(*, user: User, new_name: str, admin: User, proposal: Post, now: datetime) -> Rename:
+    """Only an admin renames, and only as an enacted proposal allowed."""
+    if not admin.is_admin:
+        raise RosterError(NOT_AN_ADMIN)
+    if proposal.kind != Kind.PROPOSAL or proposal.status != "enacted":
+        raise RosterError(RENAME_NEEDS_ENACTED_PROPOSAL)
+    new_name = (new_name or "").strip()
+    try:
+        PlayerNameValidator()(new_name)
+    except ValidationError as error:
+        raise RosterError(error.messages[0]) from None
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        if User.objects.filter(username__iexact=new_name).exclude(pk=user.pk).exists():
+            raise RosterError(NAME_TAKEN.format(name=new_name))
+        rename = Rename.objects.create(user=user, old_name=user.username, new_name=new_name, by=admin, at=now,
+                                       proposal=proposal)
+        user.username = new_name
+        user.save(update_fields=["username"])
+        from gndt.roster import gndt_player_renamed
+
+        gndt_player_renamed(user=user, old_name=rename.old_name)
+        return rename
+
+
+def idle_candidates(*, now: datetime) -> list[tuple[User, datetime | None]]:
+    """Active players with no post or comment for the profile's idle period, with their last activity."""
+    profile = _profile()
+    cutoff = now - timedelta(days=profile.idle_after_days)
+    users = (
+        User.objects.active_at(now)
+        .filter(joined_at__lte=cutoff)
+        .annotate(last_post=Max("posts__posted_at"), last_comment=Max("comments__at"))
+        .order_by("username")
+    )
+    found = []
+    for user in users:
+        last = max([m for m in (user.last_post, user.last_comment) if m], default=None)
+        if last is None or last <= cutoff:
+            found.append((user, last))
+    return found
