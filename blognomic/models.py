@@ -97,6 +97,10 @@ class Post(models.Model):
     sticky = models.BooleanField(default=False, help_text="Story posts only: keep at the top of the front page.")
     enactable_since = models.DateTimeField(null=True, blank=True, editable=False)
     failable_since = models.DateTimeField(null=True, blank=True, editable=False)
+    stale_since = models.DateTimeField(
+        null=True, blank=True, editable=False,
+        help_text="When it had been pending more than seven days (2016): skipped for 'oldest', failable.",
+    )
 
     objects = PostQuerySet.as_manager()
 

@@ -22,6 +22,7 @@ EMPTY_SUBJECT = "The title needs a subject: the part after the first colon may n
 UNKNOWN_KIND = "“{kind}” is not a category; choose one of: {choices}."
 BODY_TOO_LONG = "A post may be at most 100 KB."
 ONLY_PLAYERS_POST = "Only active {players} may make posts."
+ASCENSION_THROUGH_FORM = "An Ascension Address is posted by the new Emperor through the Ascension form."
 
 
 def unique_slug(title: str) -> str:
@@ -56,6 +57,10 @@ def post_create(*, author: User, kind: str, title: str, body: str = "", flavour:
                 raise PostError(verdict.message)
         if kind == Kind.PROPOSAL:
             _check_proposal_limit(author=author, profile=profile, now=now, trivial=trivial)
+        if kind == Kind.DOV:
+            _check_declaration(author=author, state=state, profile=profile, now=now)
+        if kind == Kind.ASCENSION:
+            raise PostError(ASCENSION_THROUGH_FORM)
         return Post.objects.create(
             slug=slug or unique_slug(title),
             kind=kind,
@@ -68,6 +73,18 @@ def post_create(*, author: User, kind: str, title: str, body: str = "", flavour:
             trivial=trivial and kind == Kind.PROPOSAL,
             status=Status.PENDING if kind in VOTABLE_KINDS else Status.NONE,
         )
+
+
+def _check_declaration(*, author: User, state, profile, now: datetime) -> None:
+    from dynasties.succession import last_failed_dov_with_against
+
+    verdict = limits.dov_post_allowed(
+        profile=profile, author=author.username, emperor=state.emperor.username if state.emperor else None,
+        now=now, hiatus_reason=state.hiatus.reasons if state.hiatus else None,
+        last_failed_dov_with_against_at=last_failed_dov_with_against(author),
+    )
+    if not verdict.allowed:
+        raise PostError(verdict.message.replace("The Emperor", f"The {state.emperor_term}"))
 
 
 def _check_proposal_limit(*, author: User, profile, now: datetime, trivial: bool) -> None:

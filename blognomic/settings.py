@@ -127,10 +127,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "blognomic.tasks.heartbeat",
         "schedule": env_float("BEAT_HEARTBEAT_SECONDS", 60.0),
     },
-    "flag-resolvable-matters": {
-        "task": "votes.tasks.flag_resolvable_matters",
-        "schedule": crontab(minute="*/5"),
-    },
+    "flag-resolvable-matters": {"task": "votes.tasks.flag_resolvable_matters", "schedule": crontab(minute="*/5")},
+    "mark-stale-proposals": {"task": "votes.tasks.mark_stale_proposals", "schedule": crontab(minute="*/15")},
+    "auto-resolve-matters": {"task": "votes.tasks.auto_resolve_matters", "schedule": crontab(minute="*/5")},
+    "announce-seasonal-hiatus": {"task": "dynasties.tasks.announce_seasonal_hiatus", "schedule": crontab(minute=1)},
+    "report-idle-candidates": {"task": "dynasties.tasks.report_idle_candidates",
+                               "schedule": crontab(hour=9, minute=0)},
 }
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

@@ -25,7 +25,11 @@ class CommentForm(forms.Form):
 
 
 class PostForm(forms.Form):
-    kind = forms.ChoiceField(choices=Kind.choices, label="Category")
+    kind = forms.ChoiceField(
+        choices=[(value, label) for value, label in Kind.choices if value != Kind.ASCENSION],
+        label="Category",
+        help_text="The new Emperor posts the Ascension Address through its own form.",
+    )
     title = forms.CharField(
         max_length=300, help_text="For example “Proposal: Quorum Failures”. The part after the colon is the subject."
     )

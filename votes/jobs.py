@@ -1,45 +1,98 @@
-"""Time-based work on votable matters, as idempotent services with the time passed in."""
+"""Time-based work on votable matters, as idempotent services with the time passed in.
+
+Each returns a report of what it did (or, with ``dry_run``, would do). Running one twice, or late, does
+nothing more than running it once on time: flags are set once and notices carry unique keys.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import transaction
-
-from blognomic.models import Post
+from blognomic.models import Kind, Post
+from dynasties.models import Game
+from dynasties.notify import admins_now, notify
 from dynasties.selectors import game_state
-from votes.selectors import judge_posts
+from votes import engine
+from votes.profiles import get_profile
+from votes.selectors import judge_posts, oldest_pending_id
 
 
 @dataclass
-class FlagReport:
-    newly_enactable: list[str] = field(default_factory=list)
-    newly_failable: list[str] = field(default_factory=list)
+class JobReport:
+    done: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return "\n".join(self.done) if self.done else "Nothing to do."
 
 
-def matters_flag_resolvable(*, now: datetime, dry_run: bool = False) -> FlagReport:
-    """Mark pending matters the moment their votes and age make them enactable or failable.
-
-    A matter is flagged once: its ``enactable_since``/``failable_since`` is set the first time and never moved,
-    so running twice or late records nothing more.
-    """
+def matters_flag_resolvable(*, now: datetime, dry_run: bool = False) -> JobReport:
+    """Mark pending matters the moment they become enactable or failable, and tell the admins once."""
     state = game_state(now)
     posts = list(Post.objects.pending().select_related("author"))
     judgements = judge_posts(posts, state=state, now=now)
-    report = FlagReport()
-    with transaction.atomic():
-        for post in posts:
+    admins = admins_now(now)
+    report = JobReport()
+    for post in posts:
+        judgement = judgements[post.pk]
+        for flag, legal, verb in (("enactable_since", judgement.can_enact, "enacted"),
+                                  ("failable_since", judgement.can_fail, "failed")):
+            if not legal or getattr(post, flag) is not None:
+                continue
+            report.done.append(f"{post.slug}: may now be {verb}")
+            if dry_run:
+                continue
+            Post.objects.filter(pk=post.pk, **{f"{flag}__isnull": True}).update(**{flag: now})
+            notify(users=admins, key=f"{flag}:{post.pk}", now=now, url=post.get_absolute_url(),
+                   text=f"“{post.title}” may now be {verb}.")
+    return report
+
+
+def proposals_mark_stale(*, now: datetime, dry_run: bool = False) -> JobReport:
+    """2016: a proposal pending more than seven days is skipped as “oldest” and any admin may fail it."""
+    profile = get_profile(Game.load().profile)
+    report = JobReport()
+    for post in Post.objects.pending().filter(kind=Kind.PROPOSAL, stale_since__isnull=True):
+        if not engine.is_stale(post.posted_at, profile=profile, now=now):
+            continue
+        report.done.append(f"{post.slug}: pending more than seven days")
+        if dry_run:
+            continue
+        Post.objects.filter(pk=post.pk, stale_since__isnull=True).update(stale_since=now)
+        notify(users=admins_now(now), key=f"stale:{post.pk}", now=now, url=post.get_absolute_url(),
+               text=f"“{post.title}” has been pending more than seven days; any admin may fail it.")
+    return report
+
+
+def matters_auto_resolve(*, now: datetime, dry_run: bool = False) -> JobReport:
+    """When the game allows it, resolve every matter that is legal to resolve now, as the system."""
+    from votes.services import VoteError, matter_resolve
+
+    report = JobReport()
+    if not Game.load().auto_resolve:
+        return report
+    # Resolving one matter can make the next proposal the oldest, so look again after each.
+    for _ in range(100):
+        state = game_state(now)
+        judgements = judge_posts(state.pending, state=state, now=now)
+        oldest = oldest_pending_id(state.pending, profile_name=state.game.profile, now=now)
+        candidate = None
+        for post in state.pending:
             judgement = judgements[post.pk]
-            changed = []
-            if judgement.can_enact and post.enactable_since is None:
-                post.enactable_since = now
-                changed.append("enactable_since")
-                report.newly_enactable.append(post.slug)
-            if judgement.can_fail and post.failable_since is None:
-                post.failable_since = now
-                changed.append("failable_since")
-                report.newly_failable.append(post.slug)
-            if changed and not dry_run:
-                Post.objects.filter(pk=post.pk).update(**{name: now for name in changed})
+            if post.kind == Kind.PROPOSAL and post.pk != oldest:
+                continue
+            if judgement.can_enact or judgement.can_fail:
+                candidate = (post, "enact" if judgement.can_enact else "fail")
+                break
+        if candidate is None:
+            break
+        post, action = candidate
+        report.done.append(f"{post.slug}: {action}")
+        if dry_run:
+            break
+        try:
+            matter_resolve(post=post, admin=None, action=action, now=now)
+        except VoteError as error:
+            report.done.append(f"{post.slug}: refused ({error})")
+            break
     return report

@@ -151,6 +151,10 @@ def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime
         post.outcome = outcome
         post.admin_note = f"{post.admin_note}\n{note}".strip() if post.admin_note else note
         post.save(update_fields=["status", "outcome", "admin_note", "body_html", "flavour_html"])
+        if post.kind == Kind.DOV and outcome == Outcome.ENACTED:
+            from dynasties.succession import dynasty_begin_from_declaration
+
+            dynasty_begin_from_declaration(declaration=post, now=now)
         return Resolution.objects.create(
             post=post, outcome=outcome, by=admin, at=now, note=note,
             tally={"for": tally.for_count, "against": tally.against_count, "quorum": tally.quorum,

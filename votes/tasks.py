@@ -3,10 +3,19 @@
 from celery import shared_task
 from django.utils import timezone
 
-from votes.jobs import matters_flag_resolvable
+from votes import jobs
 
 
 @shared_task
-def flag_resolvable_matters() -> dict:
-    report = matters_flag_resolvable(now=timezone.now())
-    return {"enactable": report.newly_enactable, "failable": report.newly_failable}
+def flag_resolvable_matters() -> str:
+    return str(jobs.matters_flag_resolvable(now=timezone.now()))
+
+
+@shared_task
+def mark_stale_proposals() -> str:
+    return str(jobs.proposals_mark_stale(now=timezone.now()))
+
+
+@shared_task
+def auto_resolve_matters() -> str:
+    return str(jobs.matters_auto_resolve(now=timezone.now()))

@@ -1,0 +1,78 @@
+"""Victory and succession: an enacted Declaration of Victory ends the dynasty and starts the next one.
+
+The new Emperor may hand the role to another player, then posts the Ascension Address, which renames the
+game's terms, repeals the dynastic rules not kept, archives the GNDT and ends the hiatus.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+
+from blognomic.models import Comment, Kind, Outcome, Post, Status
+from dynasties.models import Dynasty, User
+from votes.limits import format_moment
+
+
+class SuccessionError(Exception):
+    """A step of victory or ascension was refused; the message says why."""
+
+
+NOT_THE_NEW_EMPEROR = "Only the new {emperor}, {name}, may do that."
+NOTHING_AWAITS = "No new dynasty is waiting for an Ascension Address."
+HAND_TO_PLAYER = "The role can only be passed to an active player."
+
+
+def last_failed_dov_with_against(author: User) -> datetime | None:
+    """When the author's latest Declaration of Victory failed, if it had any AGAINST vote."""
+    failed = (
+        Post.objects.filter(author=author, kind=Kind.DOV, status=Status.FAILED)
+        .filter(pk__in=Comment.objects.filter(icon="against").values("post_id"))
+        .prefetch_related("resolutions")
+        .order_by("-posted_at")
+    )
+    moments = [r.at for post in failed for r in post.resolutions.all() if r.outcome != "reopened"]
+    return max(moments) if moments else None
+
+
+def dynasty_begin_from_declaration(*, declaration: Post, now: datetime) -> Dynasty:
+    """Called when a DoV is enacted: the other pending DoVs fail and a dynasty begins with its author."""
+    from votes.models import Resolution
+
+    with transaction.atomic():
+        note = f"Failed automatically: “{declaration.title}” was enacted at {format_moment(now)}"
+        for other in Post.objects.select_for_update().filter(kind=Kind.DOV, status=Status.PENDING).exclude(
+            pk=declaration.pk
+        ):
+            other.status, other.outcome = Status.FAILED, Outcome.FAILED
+            other.admin_note = f"{other.admin_note}\n{note}".strip()
+            other.save(update_fields=["status", "outcome", "admin_note"])
+            Resolution.objects.create(post=other, outcome=Resolution.FAILED, by=None, at=now, note=note)
+        old = Dynasty.objects.select_for_update().filter(ended_at__isnull=True).order_by("-number").first()
+        if old is not None:
+            old.ended_at = now
+            old.save(update_fields=["ended_at"])
+        number = (Dynasty.objects.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        return Dynasty.objects.create(
+            number=number, emperor=declaration.author, started_at=now, declaration=declaration,
+            player_term=old.player_term if old else "Player",
+            player_term_plural=old.player_term_plural if old else "",
+            emperor_term=old.emperor_term if old else "Emperor",
+            theme="",
+        )
+
+
+def emperor_hand_over(*, dynasty: Dynasty, by: User, to: User, now: datetime) -> Dynasty:
+    """Before the Ascension Address, the new Emperor may pass the role to another player."""
+    with transaction.atomic():
+        dynasty = Dynasty.objects.select_for_update().select_related("emperor").get(pk=dynasty.pk)
+        if not dynasty.awaiting_ascension:
+            raise SuccessionError(NOTHING_AWAITS)
+        if dynasty.emperor_id != by.pk:
+            raise SuccessionError(NOT_THE_NEW_EMPEROR.format(emperor=dynasty.emperor_term, name=dynasty.emperor))
+        if not User.objects.active_at(now).filter(pk=to.pk).exists() or to.pk == by.pk:
+            raise SuccessionError(HAND_TO_PLAYER)
+        dynasty.emperor = to
+        dynasty.save(update_fields=["emperor"])
+        return dynasty

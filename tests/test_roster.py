@@ -1,0 +1,125 @@
+"""The roster: applications and approval, idling and unidling, leaving, renaming."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from blognomic.models import Post
+from dynasties.models import Absence, Application, Rename, User
+from dynasties.services import (
+    RosterError,
+    application_approve,
+    application_submit,
+    idle_candidates,
+    player_idle,
+    player_leave,
+    player_rename,
+    player_unidle,
+)
+from gndt.models import Cell, Column, Row
+from tests.factories import make_proposal, make_table, vote
+from votes.services import matter_resolve
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def players(t0):
+    players = make_table(5, start=t0)
+    Column.objects.create(dynasty=players[0].dynasties_ruled.get(), name="Gold", kind="integer", default="3")
+    return players
+
+
+def test_approving_an_application_makes_a_player_with_a_gndt_row_of_defaults(client, players, t0):
+    """An admin approves; the applicant becomes a player, can log in, and has a GNDT row of defaults."""
+    response = client.post(reverse("join"), {"name": "Seventy-Fifth Trombone", "password": "a-good-passphrase",
+                                             "password_again": "a-good-passphrase", "message": "Hello!"})
+    assert response.status_code == 200 and "Application sent" in response.content.decode()
+    application = Application.objects.get()
+    user = application_approve(application=application, admin=players[1], now=t0 + timedelta(hours=1))
+    assert user.is_player and user.check_password("a-good-passphrase")
+    row = Row.objects.get(user=user)
+    assert Cell.objects.get(row=row).value == "3"
+    assert client.login(username="Seventy-Fifth Trombone", password="a-good-passphrase")
+
+
+def test_a_current_player_cannot_apply_again(players, t0):
+    """A second application from a current player is refused with a message, and nothing is stored."""
+    with pytest.raises(RosterError, match="P03 is already a player"):
+        application_submit(name="p03", password="x" * 10, message="", ip_address=None, now=t0)
+    assert not Application.objects.exists()
+
+
+def test_applications_are_rate_limited_per_address(players, t0):
+    """Spam sign-ups were a real problem: three applications a day from one address."""
+    for i in range(3):
+        application_submit(name=f"New {i}", password="x" * 10, message="", ip_address="10.0.0.9", now=t0)
+    with pytest.raises(RosterError, match="Too many applications"):
+        application_submit(name="New 4", password="x" * 10, message="", ip_address="10.0.0.9", now=t0)
+    assert Application.objects.count() == 3
+
+
+def test_only_admins_approve(players, t0):
+    application = application_submit(name="Newcomer", password="x" * 10, message="", ip_address=None, now=t0)
+    with pytest.raises(RosterError, match="Only admins"):
+        application_approve(application=application, admin=players[3], now=t0)
+    assert not User.objects.filter(username="Newcomer").exists()
+
+
+def test_player_may_idle_themselves_and_leaves_the_quorum(client, players, t0):
+    """Idle players are not counted: quorum drops from 3 of 5 to 3 of 4."""
+    player_idle(user=players[4], by=players[4], now=t0 + timedelta(hours=1))
+    html = client.get("/").content.decode()
+    assert "There are 4 active players. Quorum is 3." in html
+
+
+def test_admin_may_idle_only_after_seven_days_of_inactivity(players, t0):
+    """“has not posted an entry or comment in the last seven days”."""
+    make_proposal(players[3], at=t0, title="Proposal: Recent")
+    with pytest.raises(RosterError, match="may idle them from 12:00 UTC on 1 Aug 2016"):
+        player_idle(user=players[3], by=players[1], now=t0 + timedelta(days=6))
+    assert [u.username for u, _ in idle_candidates(now=t0 + timedelta(days=6))] == ["P01", "P02", "P03", "P05"]
+    player_idle(user=players[3], by=players[1], now=t0 + timedelta(days=7, hours=1))
+    assert Absence.objects.filter(user=players[3], ended_at__isnull=True).exists()
+
+
+def test_2016_unidle_window_of_four_days(players, t0):
+    """Ruleset 142: no unidling within four days of going idle in the current dynasty."""
+    player_idle(user=players[4], by=players[4], now=t0)
+    with pytest.raises(RosterError, match="may be unidled from 12:00 UTC on 29 Jul 2016"):
+        player_unidle(user=players[4], by=players[1], now=t0 + timedelta(days=3))
+    player_unidle(user=players[4], by=players[4], now=t0 + timedelta(days=4))
+    assert not Absence.objects.filter(user=players[4], ended_at__isnull=True).exists()
+
+
+def test_leaving_bars_rejoining_for_two_weeks(players, t0):
+    """2016: someone who left “may not become a Hunter again within the following two weeks”."""
+    player_leave(user=players[4], now=t0)
+    application = application_submit(name="P05", password="x" * 10, message="", ip_address=None,
+                                      now=t0 + timedelta(days=3))
+    with pytest.raises(RosterError, match="may rejoin from 12:00 UTC on 8 Aug 2016"):
+        application_approve(application=application, admin=players[1], now=t0 + timedelta(days=3))
+    user = application_approve(application=application, admin=players[1], now=t0 + timedelta(days=15))
+    assert User.objects.active_at(t0 + timedelta(days=15)).filter(pk=user.pk).exists()
+
+
+def test_rename_needs_an_admin_and_an_enacted_proposal(players, t0):
+    """A player may change their name only as a result of a proposal approving it."""
+    from gndt.roster import gndt_player_joined
+
+    gndt_player_joined(dynasty=players[0].dynasties_ruled.get(), user=players[2], now=t0)
+    proposal = make_proposal(players[2], at=t0, title="Proposal: Call Me Ishmael")
+    with pytest.raises(RosterError, match="enacted Proposal"):
+        player_rename(user=players[2], new_name="Ishmael", admin=players[1], proposal=proposal, now=t0)
+    for voter in players[3:5]:
+        vote(proposal, voter, "for", at=t0 + timedelta(hours=1))
+    matter_resolve(post=proposal, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
+    proposal = Post.objects.get(pk=proposal.pk)
+    player_rename(user=players[2], new_name="Ishmael", admin=players[1], proposal=proposal,
+                  now=t0 + timedelta(hours=14))
+    assert Rename.objects.get().old_name == "P03"
+    assert Row.objects.get(user=players[2]).name == "Ishmael"
+    assert User.objects.filter(username="Ishmael").exists()
