@@ -1,0 +1,73 @@
+"""Declarations of Victory: who may declare, the 120-hour bar, and what enacting one starts."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from blognomic.models import Post
+from blognomic.services import PostError, post_create
+from dynasties.models import Dynasty
+from dynasties.succession import SuccessionError, emperor_hand_over
+from tests.factories import make_table, vote
+from votes.services import matter_resolve
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def players(t0):
+    return make_table(7, start=t0)
+
+
+def declare(author, at, title="Declaration of Victory: I Win"):
+    return post_create(author=author, kind="dov", title=title, body="Look at the GNDT.", now=at)
+
+
+def test_the_emperor_may_not_declare_victory(players, t0):
+    with pytest.raises(PostError, match="The Emperor may not make a Declaration of Victory"):
+        declare(players[0], t0)
+    assert not Post.objects.exists()
+
+
+def test_failed_dov_with_an_against_vote_bars_its_author_for_120_hours(players, t0):
+    """2016: “cannot make another DoV until after 120 hours (5 days) have passed since … failed”."""
+    dov = declare(players[2], t0)
+    for voter in players[3:7]:
+        vote(dov, voter, "against", at=t0 + timedelta(hours=1))
+    failed_at = t0 + timedelta(hours=13)
+    matter_resolve(post=dov, admin=players[1], action="fail", now=failed_at)
+    with pytest.raises(PostError, match="may not make another until after"):
+        declare(players[2], failed_at + timedelta(hours=120), title="DoV: Again")
+    declare(players[2], failed_at + timedelta(hours=120, seconds=1), title="DoV: Again")
+
+
+def test_enacting_a_dov_fails_the_others_and_starts_a_dynasty(client, players, t0):
+    """“all other active DoVs are failed, and a new Dynasty begins with the Hunter who made the DoV”."""
+    winner = declare(players[2], t0)
+    rival = declare(players[3], t0 + timedelta(minutes=5), title="DoV: No, Me")
+    for voter in (players[0], *players[4:7]):
+        vote(winner, voter, "for", at=t0 + timedelta(hours=1))
+    matter_resolve(post=winner, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
+    rival.refresh_from_db()
+    assert rival.status == "failed" and "was enacted" in rival.admin_note
+    new = Dynasty.objects.current()
+    assert (new.number, new.emperor, new.declaration) == (2, players[2], winner)
+    assert Dynasty.objects.get(number=1).ended_at == t0 + timedelta(hours=13)
+    html = client.get("/").content.decode()
+    assert "A new dynasty awaits its ascension address" in html
+    with pytest.raises(PostError, match="hiatus"):
+        declare(players[4], t0 + timedelta(hours=14), title="DoV: Too Soon")
+
+
+def test_new_emperor_may_hand_the_role_on_before_ascending(players, t0):
+    winner = declare(players[2], t0)
+    for voter in (players[0], *players[4:7]):
+        vote(winner, voter, "for", at=t0 + timedelta(hours=1))
+    matter_resolve(post=winner, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
+    dynasty = Dynasty.objects.current()
+    with pytest.raises(SuccessionError, match="Only the new Emperor, P03"):
+        emperor_hand_over(dynasty=dynasty, by=players[4], to=players[5], now=t0 + timedelta(hours=14))
+    emperor_hand_over(dynasty=dynasty, by=players[2], to=players[5], now=t0 + timedelta(hours=14))
+    assert Dynasty.objects.current().emperor == players[5]
