@@ -11,4 +11,7 @@ def sidebar(request: HttpRequest) -> dict:
         return {}
     # Views that already built the state for the same request reuse it.
     state = getattr(request, "game_state", None) or game_state(timezone.now())
-    return {"state": state, "terms": state}
+    unread = 0
+    if request.user.is_authenticated:
+        unread = request.user.notifications.filter(read_at__isnull=True).count()
+    return {"state": state, "unread_notifications": unread}

@@ -127,3 +127,11 @@ def dynasty_detail(request: HttpRequest, number: int) -> HttpResponse:
     dynasty = get_object_or_404(Dynasty.objects.select_related("emperor", "ascension_address", "declaration"),
                                 number=number)
     return render(request, "dynasties/dynasty_detail.html", {"dynasty": dynasty, **dynasty_history(dynasty)})
+
+
+@login_required
+def notifications(request: HttpRequest) -> HttpResponse:
+    """The user's notices, newest first; opening the page marks them read."""
+    notices = list(request.user.notifications.all()[:100])
+    request.user.notifications.filter(read_at__isnull=True).update(read_at=timezone.now())
+    return render(request, "dynasties/notifications.html", {"notices": notices, "unread_notifications": 0})

@@ -95,3 +95,16 @@ def test_job_commands_take_dry_run(players, capsys):
     for command in ("flag_matters", "mark_stale_proposals", "auto_resolve", "seasonal_hiatus", "idle_candidates"):
         call_command(command, "--dry-run")
     assert "Nothing to do." in capsys.readouterr().out
+
+
+def test_notices_show_in_the_header_and_are_read_on_their_page(client, players, t0):
+    from tests.factories import PASSWORD
+
+    proposal = make_proposal(players[2], at=t0 - timedelta(hours=13))
+    for voter in players[3:5]:
+        vote(proposal, voter, "for", at=t0 - timedelta(hours=12))
+    matters_flag_resolvable(now=t0)
+    client.login(username="P02", password=PASSWORD)
+    assert '<strong class="badge">1</strong>' in client.get("/").content.decode()
+    assert "may now be enacted" in client.get("/notices/").content.decode()
+    assert 'class="badge"' not in client.get("/").content.decode()
