@@ -1,7 +1,41 @@
-"""The GNDT: a dynasty's gamestate as typed columns, rows and cells, with an append-only change log."""
+"""The GNDT: a dynasty's gamestate as typed columns, rows and cells, with an append-only change log.
+
+A ``Cell`` holds the current value of one row in one column. Every change to a cell is written through
+``gndt.services`` as a ``CellChange`` (old and new value) belonging to an ``Update`` (who, when, the comment,
+any dice rolled), so the table as it stood at any moment can be rebuilt from the log. Updates are never
+edited or deleted: an undo is a new update that points back at the one it reverses.
+
+Declared actions (``Action``), time-driven adjustments (``ScheduledEffect`` and the ``EffectRun`` that
+records each period applied) and the word lists drawn from by ``FRUIT``, ``COLOUR`` and the like
+(``RandomListVersion``) belong to the GNDT too.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
+
+from gndt import actions as action_rules
+from gndt.schedule import WEEKDAYS, ScheduleSpec
+from gndt.values import ColumnSpec
+
+
+class ImmutableRecordError(Exception):
+    """The log is append-only: an update or a cell change is never edited after it is written."""
+
+
+class ColumnQuerySet(models.QuerySet):
+    def in_use(self) -> ColumnQuerySet:
+        return self.filter(retired_at__isnull=True)
+
+    def existing_at(self, moment: datetime) -> ColumnQuerySet:
+        """Columns that had been added by ``moment`` and not yet removed."""
+        return self.filter(Q(created_at__isnull=True) | Q(created_at__lte=moment)).filter(
+            Q(retired_at__isnull=True) | Q(retired_at__gt=moment)
+        )
 
 
 class Column(models.Model):
@@ -10,22 +44,65 @@ class Column(models.Model):
     CHOICE = "choice"
     LIST = "list"
     PLAYER = "player"
-    KIND_CHOICES = [(INTEGER, "Whole number"), (TEXT, "Text"), (CHOICE, "One of a list"), (LIST, "List"),
-                    (PLAYER, "A player")]
+    KIND_CHOICES = [
+        (INTEGER, "Whole number"),
+        (TEXT, "Text"),
+        (CHOICE, "One of a list"),
+        (LIST, "List"),
+        (PLAYER, "A player"),
+    ]
 
     dynasty = models.ForeignKey("dynasties.Dynasty", on_delete=models.CASCADE, related_name="gndt_columns")
-    name = models.CharField(max_length=60)
-    kind = models.CharField(max_length=8, choices=KIND_CHOICES, default=TEXT)
-    minimum = models.IntegerField(null=True, blank=True)
-    maximum = models.IntegerField(null=True, blank=True)
+    name = models.CharField(
+        max_length=60, help_text="The heading players see, as the dynastic rules name it."
+    )
+    kind = models.CharField(
+        max_length=8,
+        choices=KIND_CHOICES,
+        default=TEXT,
+        help_text="What a cell may hold. A list is comma-separated items; a player is a current player's "
+        "name.",
+    )
+    minimum = models.IntegerField(
+        null=True,
+        blank=True,
+        help_text="Whole numbers only: the lowest value allowed. Empty: 0, or no limit "
+        "if negatives are allowed.",
+    )
+    maximum = models.IntegerField(
+        null=True, blank=True, help_text="Whole numbers only: the highest value allowed."
+    )
     allow_negative = models.BooleanField(default=False, help_text="Whole numbers only: may it go below zero?")
     clamp = models.BooleanField(
         default=False, help_text="Whole numbers only: hold values to the bounds instead of refusing them."
     )
-    choices = models.JSONField(default=list, blank=True, help_text="The allowed values of a choice column.")
-    default = models.CharField(max_length=200, blank=True, help_text="The value a new player starts with.")
-    order = models.PositiveIntegerField(default=0)
+    choices = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="A choice column: the allowed values. A list column: the allowed items (empty: any). "
+        "A whole-number or player column: extra values allowed besides numbers or names, such as '-'.",
+    )
+    default = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="The value a new player starts with. Empty: blank, or for numbers the allowed value "
+        "nearest 0.",
+    )
+    order = models.PositiveIntegerField(
+        default=0, help_text="Columns are shown left to right by this number."
+    )
     hidden = models.BooleanField(default=False, help_text="Secret state: only the Emperor and admins see it.")
+    description = models.CharField(
+        max_length=300, blank=True, help_text="Shown as a tooltip on the heading: which rule defines it."
+    )
+    created_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the column was added; empty for a column there from the start."
+    )
+    retired_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the column was removed; its history stays in the log."
+    )
+
+    objects = ColumnQuerySet.as_manager()
 
     class Meta:
         ordering = ["order", "pk"]
@@ -34,15 +111,54 @@ class Column(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def is_numeric(self) -> bool:
+        return self.kind == self.INTEGER
+
+    def spec(self) -> ColumnSpec:
+        """The pure description of what this column's cells may hold (``gndt.values``)."""
+        return ColumnSpec(
+            name=self.name,
+            kind=self.kind,
+            minimum=self.minimum,
+            maximum=self.maximum,
+            allow_negative=self.allow_negative,
+            clamp=self.clamp,
+            choices=tuple(self.choices or ()),
+            default=self.default if self.default != "" else None,
+        )
+
+
+class RowQuerySet(models.QuerySet):
+    def in_use(self) -> RowQuerySet:
+        return self.filter(retired_at__isnull=True)
+
+    def existing_at(self, moment: datetime) -> RowQuerySet:
+        return self.filter(Q(created_at__isnull=True) | Q(created_at__lte=moment)).filter(
+            Q(retired_at__isnull=True) | Q(retired_at__gt=moment)
+        )
+
 
 class Row(models.Model):
     dynasty = models.ForeignKey("dynasties.Dynasty", on_delete=models.CASCADE, related_name="gndt_rows")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="gndt_rows",
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="gndt_rows",
         help_text="Empty for rows that are not players, such as 'The Pot'.",
     )
     name = models.CharField(max_length=150)
     order = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the row was added; empty for a row there from the start."
+    )
+    retired_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the row was removed; its history stays in the log."
+    )
+
+    objects = RowQuerySet.as_manager()
 
     class Meta:
         ordering = ["order", "name"]
@@ -50,6 +166,10 @@ class Row(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_player(self) -> bool:
+        return self.user_id is not None
 
 
 class Cell(models.Model):
@@ -64,8 +184,66 @@ class Cell(models.Model):
         return f"{self.row}/{self.column}={self.value}"
 
 
+class Action(models.Model):
+    """A named action of a dynastic rule and how often it may be taken ("as a daily action, …")."""
+
+    FREQUENCY_CHOICES = [
+        (action_rules.DAILY, "Daily: once a day per player"),
+        (action_rules.WEEKLY, "Weekly: once a week per player"),
+        (action_rules.DAILY_COMMUNAL, "Daily communal: one player a day"),
+        (action_rules.WEEKLY_COMMUNAL, "Weekly communal: one player a week"),
+        (action_rules.UNLIMITED, "Unlimited (only the weekly cap applies)"),
+    ]
+
+    dynasty = models.ForeignKey("dynasties.Dynasty", on_delete=models.CASCADE, related_name="gndt_actions")
+    name = models.CharField(max_length=80, help_text="As the dynastic rule names it, e.g. 'Buy a Map'.")
+    frequency = models.CharField(max_length=16, choices=FREQUENCY_CHOICES, default=action_rules.DAILY)
+    weekly_cap = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="At most this many times in a calendar week (Monday to Sunday, UTC). Empty: no cap. "
+        "For a communal action the cap counts every player's performances.",
+    )
+    description = models.CharField(max_length=300, blank=True, help_text="Which rule defines it.")
+    retired_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the action stopped being offered."
+    )
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["dynasty", "name"], name="unique_action_per_dynasty")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def spec(self) -> action_rules.ActionSpec:
+        return action_rules.ActionSpec(name=self.name, frequency=self.frequency, weekly_cap=self.weekly_cap)
+
+
+class UpdateQuerySet(models.QuerySet):
+    def for_log(self) -> UpdateQuerySet:
+        """Updates with what the log shows: who, the action, undo links, and each change's row and column."""
+        return self.select_related("by", "action", "undoes").prefetch_related(
+            models.Prefetch("changes", queryset=CellChange.objects.select_related("row", "column")),
+            models.Prefetch("undone_by", queryset=Update.objects.only("pk", "undoes_id", "at")),
+        )
+
+
 class Update(models.Model):
     """One logged change by one person: a comment, any dice rolled, and the cells it changed."""
+
+    PLAYER = "player"
+    UNDO = "undo"
+    EFFECT = "effect"
+    ADMIN = "admin"
+    IMPORT = "import"
+    SOURCE_CHOICES = [
+        (PLAYER, "Player"),
+        (UNDO, "Undo"),
+        (EFFECT, "Scheduled effect"),
+        (ADMIN, "Admin"),
+        (IMPORT, "Imported"),
+    ]
 
     dynasty = models.ForeignKey("dynasties.Dynasty", on_delete=models.CASCADE, related_name="gndt_updates")
     by = models.ForeignKey(
@@ -74,21 +252,181 @@ class Update(models.Model):
     at = models.DateTimeField(db_index=True)
     comment = models.TextField(blank=True)
     rolls = models.JSONField(default=list, blank=True)
-    undoes = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by")
+    undoes = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by"
+    )
+    action = models.ForeignKey(
+        Action,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="performances",
+        help_text="The declared action this update performs, if any.",
+    )
+    source = models.CharField(max_length=8, choices=SOURCE_CHOICES, default=PLAYER)
+
+    objects = UpdateQuerySet.as_manager()
 
     class Meta:
         ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["dynasty", "at"], name="gndt_update_dynasty_at")]
 
     def __str__(self) -> str:
-        return f"Update {self.pk} by {self.by} at {self.at:%Y-%m-%d %H:%M}"
+        return f"Update {self.pk} by {self.by or 'the system'} at {self.at:%Y-%m-%d %H:%M}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ImmutableRecordError("A GNDT update is never changed once logged; undo it instead.")
+        super().save(*args, **kwargs)
 
 
 class CellChange(models.Model):
     update = models.ForeignKey(Update, on_delete=models.CASCADE, related_name="changes")
-    row = models.ForeignKey(Row, on_delete=models.CASCADE, related_name="changes")
-    column = models.ForeignKey(Column, on_delete=models.CASCADE, related_name="changes")
+    row = models.ForeignKey(Row, on_delete=models.PROTECT, related_name="changes")
+    column = models.ForeignKey(Column, on_delete=models.PROTECT, related_name="changes")
     old = models.TextField(blank=True)
     new = models.TextField(blank=True)
 
     class Meta:
         ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.row}/{self.column}: {self.old!r} → {self.new!r}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ImmutableRecordError("A logged cell change is never edited.")
+        super().save(*args, **kwargs)
+
+
+class ScheduledEffect(models.Model):
+    """A recurring adjustment applied by Celery beat: "every Monday add 1 to Treasure, to at most 10"."""
+
+    ONE_ROW = "row"
+    PLAYERS = "players"
+    ALL_ROWS = "all"
+    TARGET_CHOICES = [(ONE_ROW, "One row"), (PLAYERS, "Every active player's row"), (ALL_ROWS, "Every row")]
+    WEEKDAY_CHOICES = list(enumerate(WEEKDAYS))
+
+    dynasty = models.ForeignKey("dynasties.Dynasty", on_delete=models.CASCADE, related_name="gndt_effects")
+    name = models.CharField(
+        max_length=120, help_text="What players will read in the log, e.g. 'The Year turns'."
+    )
+    column = models.ForeignKey(
+        Column, on_delete=models.PROTECT, related_name="effects", help_text="A whole-number column."
+    )
+    target = models.CharField(max_length=8, choices=TARGET_CHOICES, default=PLAYERS)
+    row = models.ForeignKey(
+        Row,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="effects",
+        help_text="Only when the target is one row.",
+    )
+    delta = models.IntegerField(help_text="Added to the value each time; negative to subtract.")
+    at_most = models.IntegerField(
+        null=True,
+        blank=True,
+        help_text="The effect raises a value no higher than this (it never lowers one).",
+    )
+    at_least = models.IntegerField(
+        null=True, blank=True, help_text="The effect lowers a value no lower than this (it never raises one)."
+    )
+    weekday = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        choices=WEEKDAY_CHOICES,
+        help_text="Empty: every day. Otherwise once a week on this day.",
+    )
+    hour = models.PositiveSmallIntegerField(default=0, help_text="UTC hour, 0–23.")
+    minute = models.PositiveSmallIntegerField(default=0, help_text="UTC minute, 0–59.")
+    starts_at = models.DateTimeField(help_text="Occurrences before this moment never apply.")
+    enabled = models.BooleanField(default=True, help_text="Untick to stop the effect; its runs stay logged.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def schedule(self) -> ScheduleSpec:
+        return ScheduleSpec(
+            hour=self.hour, minute=self.minute, weekday=self.weekday, starts_at=self.starts_at
+        )
+
+    def describe(self) -> str:
+        """``every Monday at 00:00 UTC add 1 to Treasure (at most 10)``."""
+        verb = f"add {self.delta} to" if self.delta >= 0 else f"subtract {-self.delta} from"
+        limits = []
+        if self.at_most is not None:
+            limits.append(f"at most {self.at_most}")
+        if self.at_least is not None:
+            limits.append(f"at least {self.at_least}")
+        whose = {
+            self.ONE_ROW: f" of {self.row}" if self.row_id else "",
+            self.PLAYERS: " of every active player",
+            self.ALL_ROWS: " of every row",
+        }[self.target]
+        tail = f" ({', '.join(limits)})" if limits else ""
+        return f"{self.schedule().describe()} {verb} {self.column}{whose}{tail}"
+
+
+class EffectRun(models.Model):
+    """One period of a scheduled effect, applied or passed over; the unique key makes a second run a no-op."""
+
+    APPLIED = "applied"
+    SKIPPED = "skipped"
+    OUTCOME_CHOICES = [(APPLIED, "Applied"), (SKIPPED, "Skipped")]
+
+    effect = models.ForeignKey(ScheduledEffect, on_delete=models.CASCADE, related_name="runs")
+    period_key = models.CharField(
+        max_length=12, help_text="'2016-07-26' for a day, '2016-W30' for an ISO week."
+    )
+    at = models.DateTimeField()
+    outcome = models.CharField(max_length=8, choices=OUTCOME_CHOICES, default=APPLIED)
+    update = models.OneToOneField(
+        Update, null=True, blank=True, on_delete=models.PROTECT, related_name="effect_run"
+    )
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["effect", "period_key"], name="unique_effect_period")]
+
+    def __str__(self) -> str:
+        return f"{self.effect} {self.period_key} ({self.outcome})"
+
+
+class RandomListVersion(models.Model):
+    """One version of a word list for random draws (``FRUIT``…); the newest version of each name is in force.
+
+    A version belongs to one dynasty, or to the whole game when ``dynasty`` is empty; a dynasty's own version
+    wins over the game's, which wins over the built-in lists.
+    """
+
+    dynasty = models.ForeignKey(
+        "dynasties.Dynasty",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="gndt_list_versions",
+        help_text="Empty: the list applies to every dynasty without its own.",
+    )
+    name = models.CharField(max_length=30, help_text="The token players type, in capitals, e.g. FRUIT.")
+    entries = models.JSONField(default=list, blank=True)
+    removed = models.BooleanField(default=False, help_text="The token no longer draws from any list.")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    at = models.DateTimeField()
+    note = models.CharField(max_length=300, blank=True, help_text="Why: the proposal that changed it, say.")
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M}"

@@ -1,50 +1,299 @@
-"""Reads of the GNDT: the table as players see it, with hidden columns only for those allowed."""
+"""Reads of the GNDT: the table now or at any past moment, the log, and the word lists in force.
+
+Every read here costs a fixed number of queries, whatever the size of the table or the log. Hidden columns
+(secret state) are left out unless the viewer is an admin or the dynasty's Emperor.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 
-from dynasties.models import Dynasty
-from gndt.models import Cell, Column, Row
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from dynasties.models import Dynasty, User
+from gndt.dice import DEFAULT_LISTS
+from gndt.models import Action, Cell, CellChange, Column, RandomListVersion, Row, Update
+
+NAME_SORT = ""
+
+
+@dataclass
+class TableCell:
+    column: Column
+    value: str
 
 
 @dataclass
 class TableRow:
     row: Row
-    values: list[str]
+    cells: list[TableCell]
     idle: bool = False
+
+    @property
+    def values(self) -> list[str]:
+        return [cell.value for cell in self.cells]
 
 
 @dataclass
 class Table:
+    """The table as a viewer sees it: player rows, rows that are not players, and idle players' rows apart."""
+
+    dynasty: Dynasty
     columns: list[Column]
     rows: list[TableRow] = field(default_factory=list)
+    other_rows: list[TableRow] = field(default_factory=list)
     idle_rows: list[TableRow] = field(default_factory=list)
+    sort: str = NAME_SORT
+    descending: bool = False
+    as_of: datetime | None = None
+
+    @property
+    def all_rows(self) -> list[TableRow]:
+        return [*self.rows, *self.other_rows, *self.idle_rows]
+
+    @property
+    def width(self) -> int:
+        return len(self.columns) + 1
+
+
+def sees_hidden(viewer, dynasty: Dynasty | None) -> bool:
+    """Admins and the dynasty's Emperor see (and may change) hidden columns."""
+    if viewer is None or not viewer.is_authenticated:
+        return False
+    return bool(viewer.is_admin or (dynasty is not None and dynasty.emperor_id == viewer.pk))
 
 
 def can_see_hidden(viewer, state) -> bool:
-    if not viewer.is_authenticated:
-        return False
-    return viewer.is_admin or (state.emperor is not None and state.emperor.pk == viewer.pk)
+    return sees_hidden(viewer, state.dynasty)
 
 
-def gndt_table_for(dynasty: Dynasty, *, viewer, state) -> Table:
-    """The whole table in three queries, whatever its size."""
-    columns = list(Column.objects.filter(dynasty=dynasty))
-    if not can_see_hidden(viewer, state):
-        columns = [c for c in columns if not c.hidden]
-    rows = list(Row.objects.filter(dynasty=dynasty).select_related("user"))
+def visible_columns(dynasty: Dynasty, viewer, *, at: datetime | None = None) -> list[Column]:
+    columns = Column.objects.filter(dynasty=dynasty)
+    columns = columns.existing_at(at) if at is not None else columns.in_use()
+    if not sees_hidden(viewer, dynasty):
+        columns = columns.filter(hidden=False)
+    return list(columns)
+
+
+def gndt_table_for(
+    dynasty: Dynasty,
+    *,
+    viewer,
+    state=None,
+    idle_names: Iterable[str] | None = None,
+    sort: str = NAME_SORT,
+    descending: bool = False,
+) -> Table:
+    """The whole current table in three queries, whatever its size."""
+    columns = visible_columns(dynasty, viewer)
+    rows = list(Row.objects.in_use().filter(dynasty=dynasty).select_related("user"))
     values = {
-        (cell.row_id, cell.column_id): cell.value
-        for cell in Cell.objects.filter(row__dynasty=dynasty).only("row_id", "column_id", "value")
+        (row_id, column_id): value
+        for row_id, column_id, value in Cell.objects.filter(row__dynasty=dynasty).values_list(
+            "row_id", "column_id", "value"
+        )
     }
-    idle_names = {user.username for user in state.roster.idle}
-    table = Table(columns=columns)
+    idle = frozenset(idle_names if idle_names is not None else _idle_names(state))
+    return _assemble(dynasty, columns, rows, values, idle, sort=sort, descending=descending)
+
+
+def gndt_table_as_of(
+    dynasty: Dynasty,
+    moment: datetime,
+    *,
+    viewer,
+    idle_names: Iterable[str] = (),
+    sort: str = NAME_SORT,
+    descending: bool = False,
+) -> Table:
+    """The table as it stood at ``moment``: current values with every later change played backwards.
+
+    For each cell the earliest change after ``moment`` holds, as its old value, what the cell held then; a
+    cell changed only before ``moment`` still holds that value now. Rows and columns added after
+    ``moment``, or removed by then, are left out. Four queries, whatever the size of the log.
+    """
+    columns = visible_columns(dynasty, viewer, at=moment)
+    rows = list(Row.objects.existing_at(moment).filter(dynasty=dynasty).select_related("user"))
+    values = {
+        (row_id, column_id): value
+        for row_id, column_id, value in Cell.objects.filter(row__dynasty=dynasty).values_list(
+            "row_id", "column_id", "value"
+        )
+    }
+    later = (
+        CellChange.objects.filter(update__dynasty=dynasty, update__at__gt=moment)
+        .order_by("-update__at", "-update_id", "-pk")
+        .values_list("row_id", "column_id", "old")
+    )
+    # Walking from the newest change to the oldest, the last write per cell is the earliest change's ``old``.
+    for row_id, column_id, old in later.iterator(chunk_size=5000):
+        values[(row_id, column_id)] = old
+    table = _assemble(dynasty, columns, rows, values, frozenset(idle_names), sort=sort, descending=descending)
+    table.as_of = moment
+    return table
+
+
+def _idle_names(state) -> frozenset[str]:
+    if state is None:
+        return frozenset()
+    return frozenset(user.username for user in state.roster.idle)
+
+
+def _assemble(dynasty, columns, rows, values, idle_names, *, sort: str, descending: bool) -> Table:
+    table = Table(dynasty=dynasty, columns=columns, sort=sort, descending=descending)
     for row in rows:
-        entry = TableRow(row=row, values=[values.get((row.pk, c.pk), "") for c in columns])
+        entry = TableRow(row=row, cells=[TableCell(c, values.get((row.pk, c.pk), "")) for c in columns])
         if row.user is not None and row.user.username in idle_names:
             entry.idle = True
             table.idle_rows.append(entry)
+        elif row.user is None:
+            table.other_rows.append(entry)
         else:
             table.rows.append(entry)
+    sort_column = next((c for c in columns if c.name == sort), None)
+    if sort_column is None:
+        table.sort = NAME_SORT
+    for group in (table.rows, table.other_rows, table.idle_rows):
+        _sort_rows(group, columns, sort_column, descending)
     return table
+
+
+def _sort_rows(group: list[TableRow], columns: list[Column], column: Column | None, descending: bool) -> None:
+    if column is None:
+        if descending:
+            group.sort(key=lambda entry: entry.row.name.casefold(), reverse=True)
+        return
+    index = columns.index(column)
+
+    def key(entry: TableRow):
+        value = entry.cells[index].value.strip()
+        if column.is_numeric:
+            try:
+                return (0, int(value), "")
+            except ValueError:
+                pass
+        return (1 if value else 2, 0, value.casefold())
+
+    # Blank cells stay last in both directions.
+    filled = [entry for entry in group if entry.cells[index].value.strip()]
+    blank = [entry for entry in group if not entry.cells[index].value.strip()]
+    filled.sort(key=key, reverse=descending)
+    group[:] = filled + blank
+
+
+def random_lists_for(dynasty: Dynasty | None) -> dict[str, tuple[str, ...]]:
+    """The word lists in force: the dynasty's own version of a list, else the game's, else the built-in."""
+    lists: dict[str, tuple[str, ...]] = dict(DEFAULT_LISTS)
+    scope = Q(dynasty__isnull=True) | Q(dynasty=dynasty) if dynasty is not None else Q(dynasty__isnull=True)
+    versions = RandomListVersion.objects.filter(scope).order_by("at", "pk")
+    game_wide = {}
+    own = {}
+    for version in versions:
+        (game_wide if version.dynasty_id is None else own)[version.name] = version
+    for name, version in {**game_wide, **own}.items():
+        if version.removed:
+            lists.pop(name, None)
+        else:
+            lists[name] = tuple(version.entries)
+    return lists
+
+
+def list_history(dynasty: Dynasty | None) -> QuerySet[RandomListVersion]:
+    scope = Q(dynasty__isnull=True) | Q(dynasty=dynasty) if dynasty is not None else Q(dynasty__isnull=True)
+    return RandomListVersion.objects.filter(scope).select_related("by", "dynasty").order_by("-at", "-pk")
+
+
+@dataclass(frozen=True)
+class LogFilters:
+    by: str = ""
+    row: str = ""
+    column: str = ""
+
+    @property
+    def active(self) -> bool:
+        return bool(self.by or self.row or self.column)
+
+
+def gndt_log(dynasty: Dynasty, *, viewer, filters: LogFilters = LogFilters()) -> QuerySet[Update]:
+    """The dynasty's updates, newest first, filtered by who made them and which row or column they changed.
+
+    A viewer who may not see hidden columns cannot filter by one (the filter then matches nothing).
+    """
+    updates = Update.objects.filter(dynasty=dynasty)
+    if filters.by:
+        updates = updates.filter(by__username=filters.by)
+    if filters.row or filters.column:
+        changes = CellChange.objects.filter(update=OuterRef("pk"))
+        if filters.row:
+            changes = changes.filter(row__name=filters.row)
+        if filters.column:
+            changes = changes.filter(column__name=filters.column)
+            if not sees_hidden(viewer, dynasty):
+                changes = changes.filter(column__hidden=False)
+        updates = updates.filter(Exists(changes))
+    return updates.for_log().order_by("-at", "-pk")
+
+
+@dataclass
+class LogChange:
+    row: Row
+    column: Column | None  # None: a hidden column the viewer may not see
+    old: str
+    new: str
+
+
+@dataclass
+class LogEntry:
+    update: Update
+    changes: list[LogChange]
+    hidden_changes: int
+    undone_by: Update | None
+
+    @property
+    def pk(self) -> int:
+        return self.update.pk
+
+
+def log_entries(updates: Iterable[Update], *, viewer, dynasty: Dynasty) -> list[LogEntry]:
+    """Log entries ready to show: changes to hidden columns are counted, not shown, for most viewers."""
+    secret_ok = sees_hidden(viewer, dynasty)
+    entries = []
+    for update in updates:
+        shown, hidden = [], 0
+        for change in update.changes.all():
+            if change.column.hidden and not secret_ok:
+                hidden += 1
+                continue
+            shown.append(LogChange(row=change.row, column=change.column, old=change.old, new=change.new))
+        undone = list(update.undone_by.all())
+        entries.append(
+            LogEntry(
+                update=update, changes=shown, hidden_changes=hidden, undone_by=undone[0] if undone else None
+            )
+        )
+    return entries
+
+
+def log_filter_choices(dynasty: Dynasty, *, viewer) -> dict[str, list[str]]:
+    """Names offered in the log's filter menus: rows, visible columns and everyone who has updated."""
+    rows = list(Row.objects.filter(dynasty=dynasty).values_list("name", flat=True))
+    columns = Column.objects.filter(dynasty=dynasty)
+    if not sees_hidden(viewer, dynasty):
+        columns = columns.filter(hidden=False)
+    people = User.objects.filter(Exists(Update.objects.filter(dynasty=dynasty, by=OuterRef("pk"))))
+    return {
+        "rows": sorted(rows, key=str.casefold),
+        "columns": list(columns.values_list("name", flat=True)),
+        "people": list(people.order_by("username").values_list("username", flat=True)),
+    }
+
+
+def actions_offered(dynasty: Dynasty) -> list[Action]:
+    return list(Action.objects.filter(dynasty=dynasty, retired_at__isnull=True))
+
+
+def dynasty_is_archived(dynasty: Dynasty) -> bool:
+    """A dynasty that has ended, or that a later dynasty has followed, keeps its table read-only."""
+    return dynasty.ended_at is not None or Dynasty.objects.filter(number__gt=dynasty.number).exists()
