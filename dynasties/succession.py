@@ -76,3 +76,72 @@ def emperor_hand_over(*, dynasty: Dynasty, by: User, to: User, now: datetime) ->
         dynasty.emperor = to
         dynasty.save(update_fields=["emperor"])
         return dynasty
+
+
+NOT_AWAITING = "The {emperor} has already posted this dynasty's Ascension Address."
+TERM_NEEDED = "Give a name for {what} (a single word or short phrase, at most 40 characters)."
+
+
+def _clean_term(term: str, what: str) -> str:
+    term = (term or "").strip()
+    if not term or len(term) > 40 or any(ch in term for ch in "=:/\n"):
+        raise SuccessionError(TERM_NEEDED.format(what=what))
+    return term
+
+
+def ascension_address_post(*, author: User, title: str, body: str, theme: str, player_term: str,
+                           emperor_term: str, keep_rules: list[str], keep_columns: list[str],
+                           extra_renames: dict[str, str] | None = None, now: datetime) -> Post:
+    """The new Emperor's Ascension Address: one post, one ruleset revision, a fresh GNDT; hiatus ends.
+
+    The old Ruleset is kept as a snapshot named after the dynasty that just ended; the new terms replace
+    the old throughout the Ruleset (with ``extra_renames`` for things such as 2005's currency), and the
+    dynastic rules not in ``keep_rules`` are repealed, all in one revision.
+    """
+    from blognomic.models import title_subject
+    from blognomic.services import BODY_TOO_LONG, EMPTY_SUBJECT, unique_slug
+    from gndt.services import gndt_start_dynasty
+    from ruleset.services import WikiError, ruleset_apply_ascension, ruleset_snapshot
+
+    player_term = _clean_term(player_term, "players")
+    emperor_term = _clean_term(emperor_term, "the Emperor")
+    title = (title or "").strip() or f"Ascension Address: {theme.strip() or 'A New Dynasty'}"
+    if not title_subject(title):
+        raise SuccessionError(EMPTY_SUBJECT)
+    if len((body or "").encode("utf-8")) > 100 * 1024:
+        raise SuccessionError(BODY_TOO_LONG)
+    with transaction.atomic():
+        dynasty = Dynasty.objects.select_for_update().select_related("emperor").filter(
+            ended_at__isnull=True).order_by("-number").first()
+        if dynasty is None or dynasty.declaration_id is None:
+            raise SuccessionError(NOTHING_AWAITS)
+        if dynasty.emperor_id != author.pk:
+            raise SuccessionError(NOT_THE_NEW_EMPEROR.format(emperor=dynasty.emperor_term, name=dynasty.emperor))
+        if dynasty.ascended_at is not None:
+            raise SuccessionError(NOT_AWAITING.format(emperor=dynasty.emperor_term))
+        previous = Dynasty.objects.filter(number__lt=dynasty.number).order_by("-number").first()
+        post = Post.objects.create(
+            slug=unique_slug(title), kind=Kind.ASCENSION, title=title, author=author, posted_at=now,
+            dynasty=dynasty, body=body or "", status=Status.NONE,
+        )
+        renames = {}
+        if dynasty.player_term != player_term:
+            renames[dynasty.player_term] = player_term
+        if dynasty.emperor_term != emperor_term:
+            renames[dynasty.emperor_term] = emperor_term
+        renames.update({old: new for old, new in (extra_renames or {}).items() if old and new and old != new})
+        try:
+            if previous is not None:
+                ruleset_snapshot(dynasty_number=previous.number, now=now, author=author)
+            ruleset_apply_ascension(replacements=renames, keep_anchors=keep_rules, author=author, now=now,
+                                    post=post, summary=f"Ascension Address: {title_subject(title)}")
+        except WikiError as error:
+            raise SuccessionError(str(error)) from error
+        if previous is not None:
+            gndt_start_dynasty(old_dynasty=previous, new_dynasty=dynasty, keep_columns=keep_columns, now=now)
+        dynasty.theme = theme.strip()[:200]
+        dynasty.player_term, dynasty.player_term_plural = player_term, ""
+        dynasty.emperor_term = emperor_term
+        dynasty.ascended_at, dynasty.ascension_address = now, post
+        dynasty.save()
+        return post

@@ -10,6 +10,7 @@ urlpatterns = [
     path("roster/<path:name>/unidle/", views.unidle, name="unidle"),
     path("roster/<path:name>/rename/", views.rename, name="rename"),
     path("leave/", views.leave, name="leave"),
+    path("ascension/", views.ascension, name="ascension"),
     path("notices/", views.notifications, name="notifications"),
     path("dynasties/", views.dynasty_list, name="dynasty_list"),
     path("dynasties/<int:number>/", views.dynasty_detail, name="dynasty_detail"),
