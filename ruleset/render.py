@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from html import escape
 
-from ruleset.structure import Rule, Ruleset, Section
+from ruleset.structure import Rule, Ruleset, Section, heading_level
 
 AnchorUrl = Callable[[str], str]
 
@@ -47,6 +47,7 @@ class _InlineRenderer:
     def __init__(self, ruleset: Ruleset, url_for_anchor: AnchorUrl) -> None:
         self.ruleset = ruleset
         self.url_for_anchor = url_for_anchor
+        self.rule_history_url: AnchorUrl | None = None
         self._titles = _titles_by_casefold(ruleset)
 
     def render(self, text: str) -> str:
@@ -245,14 +246,20 @@ def _toc_rules(rules: tuple[Rule, ...]) -> str:
 
 
 def render_ruleset_html(
-    ruleset: Ruleset, *, url_for_anchor: AnchorUrl = _same_page, include_toc: bool = True
+    ruleset: Ruleset,
+    *,
+    url_for_anchor: AnchorUrl = _same_page,
+    include_toc: bool = True,
+    rule_history_url: AnchorUrl | None = None,
 ) -> str:
     """The whole ruleset as safe HTML: contents, then sections with numbered, anchored rule headings.
 
     ``url_for_anchor`` builds the links of references inside rule bodies, so a page showing an old
     revision can point them at that revision; the contents always link within the page.
+    ``rule_history_url``, when given, adds a "history" link to every rule heading.
     """
     inline = _InlineRenderer(ruleset, url_for_anchor)
+    inline.rule_history_url = rule_history_url
     out = ['<div class="ruleset">']
     if include_toc:
         out.append(render_toc_html(ruleset))
@@ -280,12 +287,59 @@ def _render_section(section: Section, inline: _InlineRenderer) -> str:
 def _render_rule(rule: Rule, inline: _InlineRenderer) -> str:
     level = min(rule.level, 6)
     anchor = escape(rule.anchor)
+    history = ""
+    if inline.rule_history_url is not None:
+        history = (
+            f' <a class="rule-history" href="{escape(inline.rule_history_url(rule.anchor))}"'
+            f' title="Every revision that changed this rule">history</a>'
+        )
     out = [
         f'<article class="rule rule-level-{rule.level}" id="{anchor}">',
         f'<h{level}><span class="rule-number">{escape(rule.number)}</span> {escape(rule.title)}'
-        f' <a class="rule-permalink" href="#{anchor}" aria-label="Link to this rule">¶</a></h{level}>',
+        f' <a class="rule-permalink" href="#{anchor}" aria-label="Link to this rule">¶</a>'
+        f"{history}</h{level}>",
     ]
     out.extend(_render_blocks(rule.body, inline))
     out.extend(_render_rule(child, inline) for child in rule.children)
     out.append("</article>")
+    return "\n".join(out)
+
+
+# --- ordinary wiki pages ---------------------------------------------------------------------------
+
+
+def render_wiki_html(text: str) -> str:
+    """Safe HTML for an ordinary or gamestate page: headings, rule-body markup and preformatted blocks.
+
+    ``== Heading ==`` lines (levels 2 to 6) become headings; lines indented by a space are kept as
+    preformatted text, as MediaWiki does, so a map drawn in characters keeps its shape; everything
+    else is rendered like a rule body (paragraphs, lists, emphasis, links).
+    """
+    out: list[str] = []
+    body: list[str] = []
+    preformatted: list[str] = []
+
+    def flush() -> None:
+        if body:
+            out.append(render_rule_body("\n".join(body)))
+            body.clear()
+        if preformatted:
+            out.append('<pre class="wiki-pre">' + escape("\n".join(preformatted)) + "</pre>")
+            preformatted.clear()
+
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        level = heading_level(line)
+        if level:
+            flush()
+            title = line.strip().strip("=").strip()
+            out.append(f"<h{level}>{escape(title)}</h{level}>")
+        elif line.startswith(" ") and line.strip():
+            if body:
+                flush()
+            preformatted.append(line[1:])
+        else:
+            if preformatted:
+                flush()
+            body.append(line)
+    flush()
     return "\n".join(out)

@@ -322,6 +322,12 @@ def is_heading_line(line: str) -> bool:
     return _match_heading(line) is not None
 
 
+def heading_level(line: str) -> int:
+    """The level ``parse_ruleset`` reads ``line`` at: 2 for a section, 3 to 6 for rules, 0 for no heading."""
+    heading = _match_heading(line)
+    return len(heading["marks"]) if heading else 0
+
+
 def _match_heading(line: str) -> re.Match[str] | None:
     # A line made only of "=" signs is a divider someone typed, not an empty heading.
     if not line.strip().strip("="):

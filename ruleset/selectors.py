@@ -1,0 +1,179 @@
+"""Reads on the wiki, each in a fixed number of queries however long a page's history grows.
+
+Revision numbers run 1, 2, 3… without gaps on every page (the services and the archive importer both
+number them so), so a page of history is a range of numbers read through the ``(page, number)`` index,
+never an OFFSET that grows with the depth of the page.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.http import Http404
+
+from ruleset.models import Page, ProtectionChange, Revision, RuleChange
+
+HISTORY_PER_PAGE = 50
+RULE_HISTORY_PER_PAGE = 50
+PROTECTION_LOG_ROWS = 5
+
+
+def page_for_reading(slug: str) -> Page:
+    """The page with its current revision's number, author and size, but not its text; 404 if missing."""
+    page = Page.objects.with_current_summary().filter(slug=slug).first()
+    if page is None:
+        raise Http404("No such page.")
+    return page
+
+
+def latest_number(page: Page) -> int:
+    return page.current.number if page.current_id else 0
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    revision: Revision
+    size_change: int
+
+    @property
+    def is_first(self) -> bool:
+        return self.revision.number == 1
+
+
+@dataclass(frozen=True)
+class NumberedPage:
+    """One page of a listing, with what ``templates/ruleset/_pagination.html`` needs."""
+
+    rows: list
+    number: int
+    num_pages: int
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def has_next(self) -> bool:
+        return self.number < self.num_pages
+
+    @property
+    def previous_page_number(self) -> int:
+        return self.number - 1
+
+    @property
+    def next_page_number(self) -> int:
+        return self.number + 1
+
+    @property
+    def has_other_pages(self) -> bool:
+        return self.num_pages > 1
+
+
+def _page_number(raw: str | None, num_pages: int) -> int:
+    try:
+        number = int(raw or 1)
+    except ValueError:
+        number = 1
+    return min(max(number, 1), max(num_pages, 1))
+
+
+def revision_history(page: Page, page_number: str | None, per_page: int = HISTORY_PER_PAGE) -> NumberedPage:
+    """Revisions newest first, with the change in size from the revision before each, in one query.
+
+    The row before the oldest one shown is read too (and not shown), so every size change comes from the
+    ``size`` column; no text is loaded.
+    """
+    latest = latest_number(page)
+    num_pages = max(1, math.ceil(latest / per_page))
+    number = _page_number(page_number, num_pages)
+    high = latest - (number - 1) * per_page
+    low = max(1, high - per_page + 1)
+    revisions = list(
+        page.revisions.without_text().filter(number__gte=low - 1, number__lte=high).order_by("-number")
+    )
+    size_before = {revision.number + 1: revision.size for revision in revisions}
+    rows = [
+        HistoryRow(revision, revision.size - size_before.get(revision.number, 0))
+        for revision in revisions
+        if revision.number >= low
+    ]
+    return NumberedPage(rows=rows, number=number, num_pages=num_pages)
+
+
+def protection_log(page: Page) -> list[ProtectionChange]:
+    return list(page.protection_changes.select_related("by")[:PROTECTION_LOG_ROWS])
+
+
+def revision_by_number(page: Page, number: int) -> Revision:
+    """One revision with its author and post; 404 if the page has no such revision."""
+    revision = page.revisions.select_related("author", "post").filter(number=number).first()
+    if revision is None:
+        raise Http404("No such revision.")
+    return revision
+
+
+def revision_pair(page: Page, old: int, new: int) -> tuple[Revision, Revision]:
+    """Two revisions (text included) in one query; 404 unless both exist."""
+    found = {
+        revision.number: revision
+        for revision in page.revisions.select_related("author", "post").filter(number__in={old, new})
+    }
+    if old not in found or new not in found:
+        raise Http404("No such revision.")
+    return found[old], found[new]
+
+
+def revision_as_of(page: Page, moment: datetime) -> Revision | None:
+    """The revision current at ``moment``, with its author and post, or None if the page had none yet."""
+    return page.revisions.select_related("author", "post").as_of(moment)
+
+
+def rule_changes_in(revision: Revision) -> list[RuleChange]:
+    """The rules a ruleset revision added, changed or removed, in rule-number order."""
+    changes = list(RuleChange.objects.filter(revision=revision).only("anchor", "kind", "number", "title"))
+    return sorted(changes, key=lambda change: [int(n) for n in change.number.split(".") if n.isdigit()])
+
+
+@dataclass(frozen=True)
+class RuleHistory:
+    anchor: str
+    latest: RuleChange | None
+    changes: NumberedPage
+    unindexed: int
+
+
+def rule_history(page: Page, anchor: str, page_number: str | None,
+                 per_page: int = RULE_HISTORY_PER_PAGE) -> RuleHistory:
+    """Every revision that added, changed or removed the rule ``anchor``, newest first.
+
+    Revisions loaded from an archive are not indexed until ``manage.py index_rule_changes`` runs;
+    ``unindexed`` says how many of the page's revisions that leaves out.
+    """
+    changes = RuleChange.objects.filter(page=page, anchor=anchor)
+    total = changes.count()
+    num_pages = max(1, math.ceil(total / per_page))
+    number = _page_number(page_number, num_pages)
+    rows = list(
+        changes.select_related("revision", "revision__author", "revision__post")
+        .only(
+            "anchor", "kind", "number", "title", "revision__id", "revision__number", "revision__at",
+            "revision__summary", "revision__size", "revision__author__username", "revision__post__slug",
+            "revision__post__title",
+        )
+        .order_by("-revision__number")[(number - 1) * per_page : number * per_page]
+    )
+    latest = changes.only("anchor", "kind", "number", "title").order_by("-revision__number").first()
+    unindexed = page.revisions.filter(rules_indexed=False).count()
+    return RuleHistory(
+        anchor=anchor,
+        latest=latest,
+        changes=NumberedPage(rows=rows, number=number, num_pages=num_pages),
+        unindexed=unindexed,
+    )
+
+
+def pages_index() -> list[Page]:
+    """Every page with its current revision's time, author and size (no text), by title."""
+    return list(Page.objects.with_current_summary().order_by("title"))
