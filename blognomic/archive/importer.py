@@ -90,8 +90,9 @@ def parse_archive(data: Any) -> Parsed:
     if type(version) is not int or version != VERSION:
         raise ArchiveError("version", f"must be {VERSION}")
     parsed = Parsed(profile=root.choice("profile", tuple(c for c, _ in PROFILE_CHOICES), required=False))
+    listed: set[str] = set()
     for item, path in root.items("players"):
-        parsed.players.append(_parse_player(Reader(item, path), parsed))
+        parsed.players.append(_parse_player(Reader(item, path), parsed, listed))
     numbers: set[int] = set()
     for item, path in root.items("dynasties"):
         parsed.dynasties.append(_parse_dynasty(Reader(item, path), parsed, numbers))
@@ -110,10 +111,11 @@ def parse_archive(data: Any) -> Parsed:
     return parsed
 
 
-def _parse_player(r: Reader, parsed: Parsed) -> dict:
+def _parse_player(r: Reader, parsed: Parsed, listed: set[str]) -> dict:
     name = _name(r, "name", parsed)
-    if any(player["name"] == name for player in parsed.players):
+    if name in listed:
         raise ArchiveError(r.at("name"), f"{name!r} is listed twice")
+    listed.add(name)
     joined_at = r.time("joined_at")
     idle = r.boolean("idle")
     idle_since = r.time("idle_since", required=False)
@@ -299,7 +301,8 @@ def _check_against_database(parsed: Parsed) -> dict[str, Page]:
         if post["id"] in taken:
             raise ArchiveError(f"posts[{index}].id", f"a post with id {post['id']!r} already exists")
     if parsed.dynasty_refs:
-        known = set(Dynasty.objects.filter(number__in=parsed.dynasty_refs).values_list("number", flat=True))
+        stored = Dynasty.objects.filter(number__in=list(parsed.dynasty_refs))
+        known = set(stored.values_list("number", flat=True))
         for number, path in parsed.dynasty_refs.items():
             if number not in known:
                 raise ArchiveError(path, f"no dynasty numbered {number} in this archive or in the database")

@@ -7,6 +7,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 from blognomic.archive import ArchiveError, import_archive
 
+SINGULAR = {"players": "player", "dynasties": "dynasty", "posts": "post", "comments": "comment",
+            "pages": "page", "revisions": "revision"}
+
 
 class Command(BaseCommand):
     help = "Load players, dynasties, posts with their votes and wiki pages from a JSON archive. Atomic."
@@ -21,7 +24,7 @@ class Command(BaseCommand):
             counts = import_archive(data)
         except ArchiveError as error:
             raise CommandError(f"Nothing was imported. {error}") from None
-        summary = ", ".join(f"{n} {what}" for what, n in counts.items())
+        summary = ", ".join(f"{n} {SINGULAR[what] if n == 1 else what}" for what, n in counts.items())
         self.stdout.write(self.style.SUCCESS(f"Imported {summary}."))
 
 

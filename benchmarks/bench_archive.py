@@ -1,0 +1,293 @@
+"""Time ``import_archive`` and ``export_archive`` on an archive shaped like the real BlogNomic history.
+
+Run from the project root: ``.venv/bin/python benchmarks/bench_archive.py [--proposals 2000]``.
+
+The archive is built at run time from the real figures in ``../shared/data/blognomic-history/
+fullprophistory.csv`` (read from there, never copied into the project): the proposals of the last dynasties,
+enough for ``--proposals``, each with its real proposer, dates, status, admin and comment count. Everything
+else is synthetic: comment text, who commented and which icon (in proportions that fit each outcome), an
+Emperor per dynasty (its busiest admin), one Ruleset revision per enacted proposal, and a few spectators.
+
+It imports into a fresh, migrated SQLite database in a temporary directory (``DATABASE_URL`` is always
+replaced, so no other database is touched), exports it again, and prints the rows imported, the import and
+export seconds, their query counts and, from a second run under tracemalloc, their peak Python memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import random
+import secrets
+import shutil
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections import Counter, defaultdict
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+DEFAULT_CSV = ROOT.parent / "shared" / "data" / "blognomic-history" / "fullprophistory.csv"
+
+# The CSV's statuses as the archive's status and resolution outcome.
+OUTCOMES = {
+    "Enacted": ("enacted", "enacted"),
+    "Failed": ("failed", "failed"),
+    "Vetoed": ("failed", "vetoed"),
+    "Illegal": ("failed", "self-killed"),
+    "Open": ("pending", None),
+}
+# Chance of FOR, AGAINST and no icon among other players' comments, by outcome.
+ICON_WEIGHTS = {
+    "enacted": (0.72, 0.14, 0.14),
+    "failed": (0.25, 0.60, 0.15),
+    "vetoed": (0.45, 0.35, 0.20),
+    "self-killed": (0.20, 0.55, 0.25),
+    None: (0.50, 0.30, 0.20),
+}
+PHRASES = (
+    "For, this reads well.", "Against: the second clause breaks the daily action.", "Seems fine to me.",
+    "Is the wording of the last bullet intended?", "Reluctantly for.", "This would let anyone win tomorrow.",
+    "Note: I have fixed the typo in the title.", "Against, too many moving parts.", "Nice idea.",
+    "CoV: persuaded by the comments above.", "For, but see my comment on the tracker.",
+)
+SPECTATORS = ("A Passing Reader", "Lurker from the Wiki", "Former Player (retired)")
+RULE_WORDS = "player emperor proposal vote quorum enact fail pending hour day dynasty token chest".split()
+
+
+def parse_csv_time(text: str) -> datetime | None:
+    """``03 Aug  2005 05:42:56`` (spaces vary) as UTC, or None when the field is empty or malformed."""
+    try:
+        return datetime.strptime(" ".join(text.split()), "%d %b %Y %H:%M:%S").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def clean_name(text: str, fallback: str) -> str:
+    """A name the archive accepts: trimmed, no '/' and no control characters."""
+    name = "".join(ch for ch in text.replace("/", "-") if ord(ch) >= 32 and ord(ch) != 127).strip()
+    return name[:150] or fallback
+
+
+def stamp(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def read_proposals(path: Path, wanted: int, dynasties: int | None) -> list[dict]:
+    """The proposals of the last dynasties: ``dynasties`` of them, or as many as make ``wanted`` proposals."""
+    with path.open(encoding="utf-8", errors="replace", newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if (row.get("dynasty") or "").strip().isdigit()]
+    by_dynasty: dict[int, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_dynasty[int(row["dynasty"])].append(row)
+    chosen: list[int] = []
+    for number in sorted(by_dynasty, reverse=True):
+        if (dynasties is not None and len(chosen) >= dynasties) or (
+            dynasties is None and sum(len(by_dynasty[n]) for n in chosen) >= wanted
+        ):
+            break
+        chosen.append(number)
+    return [row for number in sorted(chosen) for row in by_dynasty[number]]
+
+
+def synthetic_rule(rng: random.Random, number: int) -> str:
+    words = " ".join(rng.choice(RULE_WORDS) for _ in range(rng.randint(12, 24)))
+    return f"{number}. {words.capitalize()}."
+
+
+def synthetic_ruleset(rng: random.Random, rules: int = 30) -> list[str]:
+    return [synthetic_rule(rng, n) for n in range(1, rules + 1)]
+
+
+def build_archive(rows: list[dict], seed: int) -> dict:
+    rng = random.Random(seed)
+    last_time = datetime(2005, 1, 1, tzinfo=UTC)
+    proposals = []
+    for index, row in enumerate(rows):
+        posted = parse_csv_time(row.get("postedDate", "")) or last_time
+        last_time = posted
+        status, outcome = OUTCOMES.get((row.get("status") or "").strip(), ("failed", "failed"))
+        closed = parse_csv_time(row.get("closedDate", "")) if status != "pending" else None
+        if status != "pending":
+            closed = max(closed or posted + timedelta(hours=48), posted + timedelta(minutes=1))
+        admin = (row.get("admin") or "").strip()
+        proposals.append({
+            "index": index, "title": row.get("title") or "(untitled)", "posted": posted, "closed": closed,
+            "proposer": clean_name(row.get("proposer") or "", "Unknown Proposer"),
+            "admin": clean_name(admin, "") if admin not in ("", "?", "-") else None,
+            "status": status, "outcome": outcome, "dynasty": int(row["dynasty"]),
+            "comments": int(row["comments"]) if (row.get("comments") or "").strip().isdigit() else 0,
+        })
+
+    # Players of a dynasty are those who proposed or adminned in it; each joined before their first one.
+    pool: dict[int, list[str]] = defaultdict(list)
+    first_seen: dict[str, datetime] = {}
+    admins: Counter[str] = Counter()
+    dynasty_admins: dict[int, Counter[str]] = defaultdict(Counter)
+    dynasty_span: dict[int, list[datetime]] = {}
+    for p in proposals:
+        span = dynasty_span.setdefault(p["dynasty"], [p["posted"], p["posted"]])
+        span[0], span[1] = min(span[0], p["posted"]), max(span[1], p["closed"] or p["posted"])
+        for name in filter(None, (p["proposer"], p["admin"])):
+            if name not in pool[p["dynasty"]]:
+                pool[p["dynasty"]].append(name)
+        if p["admin"]:
+            admins[p["admin"]] += 1
+            dynasty_admins[p["dynasty"]][p["admin"]] += 1
+    numbers = sorted(dynasty_span)
+    starts = {n: dynasty_span[n][0] - timedelta(days=1) for n in numbers}
+    for number in numbers:
+        for name in pool[number]:
+            first_seen[name] = min(first_seen.get(name, starts[number]), starts[number])
+    last_moment = max(span[1] for span in dynasty_span.values())
+    players = [
+        {"name": name, "admin": name in admins, "idle": False, "joined_at": stamp(joined - timedelta(days=7))}
+        for name, joined in sorted(first_seen.items(), key=lambda item: (item[1], item[0]))
+    ]
+    emperors = {n: (dynasty_admins[n].most_common(1) or [(None, 0)])[0][0] for n in numbers}
+    dynasties = [
+        {"number": n, "emperor": emperors[n], "player_term": "Player", "emperor_term": "Emperor",
+         "theme": f"Dynasty {n}", "started_at": stamp(starts[n]),
+         "ended_at": stamp(starts[numbers[i + 1]]) if i + 1 < len(numbers) else None}
+        for i, n in enumerate(numbers)
+    ]
+
+    posts, revisions = [], []
+    ruleset = synthetic_ruleset(rng)
+    for p in proposals:
+        end = p["closed"] or min(p["posted"] + timedelta(hours=48), last_moment + timedelta(hours=1))
+        voters = pool[p["dynasty"]]
+        moments = sorted(p["posted"] + (end - p["posted"]) * rng.random() for _ in range(p["comments"]))
+        comments = []
+        for n, at in enumerate(moments):
+            if n == 0 and p["outcome"] == "self-killed":
+                author, icon = p["proposer"], "against"
+            elif rng.random() < 0.04:
+                author, icon = rng.choice(SPECTATORS), None
+            else:
+                author = rng.choice(voters)
+                icon = rng.choices(("for", "against", None), ICON_WEIGHTS[p["outcome"]])[0]
+            comments.append({"author": author, "at": stamp(at), "icon": icon,
+                             "text": f"{rng.choice(PHRASES)} (On “{p['title'][:40]}”.)"})
+        emperor = emperors[p["dynasty"]]
+        if p["outcome"] == "vetoed" and emperor:
+            comments.append({"author": emperor, "at": stamp(end - timedelta(seconds=30)), "icon": "veto",
+                             "text": "Vetoed."})
+        resolution = None
+        if p["status"] != "pending":
+            resolution = {"by": p["admin"], "at": stamp(p["closed"]), "outcome": p["outcome"],
+                          "note": f"{p['outcome'].capitalize()} by {p['admin'] or 'an admin'}."}
+        post_id = f"p{p['index']:05d}-{p['dynasty']}"
+        posts.append({
+            "id": post_id, "kind": "proposal", "title": f"Proposal: {p['title']}", "author": p["proposer"],
+            "posted_at": stamp(p["posted"]), "dynasty": p["dynasty"],
+            "body": f"Enact a new rule:\n\n> {rng.choice(ruleset)[4:]}\n", "flavour": "",
+            "status": p["status"], "resolution": resolution, "comments": comments,
+        })
+        if p["outcome"] == "enacted":
+            changed = rng.randrange(len(ruleset))
+            ruleset[changed] = synthetic_rule(rng, changed + 1)
+            revisions.append({"at": stamp(p["closed"]), "author": p["admin"], "post": post_id,
+                              "summary": f"Enacting {post_id}", "text": "\n".join(ruleset) + "\n"})
+    pages = []
+    if revisions:
+        pages.append({"title": "Ruleset", "kind": "ruleset", "protected": True, "revisions": revisions})
+    return {"format": "blognomic-archive", "version": 1, "profile": "2016", "players": players,
+            "dynasties": dynasties, "posts": posts, "wiki": {"pages": pages}}
+
+
+def setup_django(database_path: Path) -> None:
+    os.environ["DJANGO_SETTINGS_MODULE"] = "blognomic.settings"
+    os.environ["DATABASE_URL"] = f"sqlite:///{database_path}"
+    # Production-like settings: with DEBUG on Django would keep every query in memory.
+    os.environ["DEBUG"] = "0"
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(40))
+    os.environ.pop("REDIS_URL", None)
+    import django
+
+    django.setup()
+
+
+def run(archive: dict) -> dict:
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from blognomic.archive import export_archive, import_archive
+    from blognomic.models import Comment, Post
+    from dynasties.models import Absence, Dynasty, User
+    from ruleset.models import Revision
+    from votes.models import Resolution
+
+    call_command("migrate", verbosity=0)
+    figures: dict = {}
+    with CaptureQueriesContext(connection) as queries:
+        started = time.perf_counter()
+        import_archive(archive)
+        figures["import_seconds"] = time.perf_counter() - started
+    figures["import_queries"] = len(queries)
+    figures["rows"] = {model.__name__: model.objects.count()
+                       for model in (User, Dynasty, Absence, Post, Comment, Resolution, Revision)}
+    with CaptureQueriesContext(connection) as queries:
+        started = time.perf_counter()
+        exported = export_archive()
+        figures["export_seconds"] = time.perf_counter() - started
+    figures["export_queries"] = len(queries)
+    assert len(exported["posts"]) == len(archive["posts"]), "the export lost posts"
+
+    # The memory run repeats both on an emptied database: tracemalloc slows Python, so it is not timed.
+    call_command("flush", interactive=False, verbosity=0)
+    tracemalloc.start()
+    import_archive(archive)
+    figures["import_peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.reset_peak()
+    export_archive()
+    figures["export_peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--proposals", type=int, default=2000,
+                        help="Take the last dynasties until they hold this many proposals.")
+    parser.add_argument("--dynasties", type=int, help="Take exactly this many of the last dynasties instead.")
+    parser.add_argument("--csv", type=Path, default=DEFAULT_CSV, help="Path of fullprophistory.csv.")
+    parser.add_argument("--seed", type=int, default=2016)
+    parser.add_argument("--keep", action="store_true", help="Keep the temporary database and print its path.")
+    args = parser.parse_args()
+    if not args.csv.exists():
+        sys.exit(f"{args.csv} is missing: the benchmark reads the real figures from ../shared at run time.")
+
+    workdir = Path(tempfile.mkdtemp(prefix="blognomic-bench-archive-"))
+    try:
+        setup_django(workdir / "bench.sqlite3")
+        started = time.perf_counter()
+        rows = read_proposals(args.csv, args.proposals, args.dynasties)
+        archive = build_archive(rows, args.seed)
+        build_seconds = time.perf_counter() - started
+        numbers = [d["number"] for d in archive["dynasties"]]
+        comments = sum(len(p["comments"]) for p in archive["posts"])
+        print(f"archive: dynasties {numbers[0]}–{numbers[-1]} ({len(numbers)}), "
+              f"{len(archive['posts'])} proposals, {comments} comments, {len(archive['players'])} players, "
+              f"{sum(len(p['revisions']) for p in archive['wiki']['pages'])} ruleset revisions "
+              f"(built in {build_seconds:.2f} s)")
+        figures = run(archive)
+        print("rows imported: " + ", ".join(f"{name} {count}" for name, count in figures["rows"].items()))
+        print(f"import: {figures['import_seconds']:.2f} s, {figures['import_queries']} queries, "
+              f"peak {figures['import_peak_mb']:.1f} MB (tracemalloc)")
+        print(f"export: {figures['export_seconds']:.2f} s, {figures['export_queries']} queries, "
+              f"peak {figures['export_peak_mb']:.1f} MB (tracemalloc)")
+    finally:
+        if args.keep:
+            print(f"database kept in {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
