@@ -121,18 +121,24 @@ CELERY_TIMEZONE = "UTC"
 CELERY_ENABLE_UTC = True
 
 # The schedule lives in code so every deployment runs the same jobs; each task is idempotent.
-# BEAT_HEARTBEAT_SECONDS lets a test or an operator make the liveness heartbeat tick faster.
+# BEAT_EVERY_SECONDS runs every job at that interval instead (for tests and for trying the jobs out).
+_BEAT_EVERY = env_float("BEAT_EVERY_SECONDS", 0) if env_str("BEAT_EVERY_SECONDS") else None
+
+
+def _every(schedule):
+    return _BEAT_EVERY or schedule
+
+
 CELERY_BEAT_SCHEDULE = {
-    "heartbeat": {
-        "task": "blognomic.tasks.heartbeat",
-        "schedule": env_float("BEAT_HEARTBEAT_SECONDS", 60.0),
-    },
-    "flag-resolvable-matters": {"task": "votes.tasks.flag_resolvable_matters", "schedule": crontab(minute="*/5")},
-    "mark-stale-proposals": {"task": "votes.tasks.mark_stale_proposals", "schedule": crontab(minute="*/15")},
-    "auto-resolve-matters": {"task": "votes.tasks.auto_resolve_matters", "schedule": crontab(minute="*/5")},
-    "announce-seasonal-hiatus": {"task": "dynasties.tasks.announce_seasonal_hiatus", "schedule": crontab(minute=1)},
+    "heartbeat": {"task": "blognomic.tasks.heartbeat", "schedule": _every(60.0)},
+    "flag-resolvable-matters": {"task": "votes.tasks.flag_resolvable_matters",
+                                "schedule": _every(crontab(minute="*/5"))},
+    "mark-stale-proposals": {"task": "votes.tasks.mark_stale_proposals", "schedule": _every(crontab(minute="*/15"))},
+    "auto-resolve-matters": {"task": "votes.tasks.auto_resolve_matters", "schedule": _every(crontab(minute="*/5"))},
+    "announce-seasonal-hiatus": {"task": "dynasties.tasks.announce_seasonal_hiatus",
+                                 "schedule": _every(crontab(minute=1))},
     "report-idle-candidates": {"task": "dynasties.tasks.report_idle_candidates",
-                               "schedule": crontab(hour=9, minute=0)},
+                               "schedule": _every(crontab(hour=9, minute=0))},
 }
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

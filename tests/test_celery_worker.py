@@ -37,15 +37,29 @@ def redis_is_up() -> bool:
 
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
-def test_worker_with_beat_runs_the_heartbeat(tmp_path):
-    """Beat sends the heartbeat on its schedule, a worker runs it through Redis, and it records the run."""
+def test_worker_with_beat_runs_the_heartbeat_and_flags_an_enactable_matter(tmp_path):
+    """Beat sends the periodic tasks, a worker runs them through Redis: the heartbeat is recorded and a
+    matter that has become enactable is flagged, with a notice for the admins."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from blognomic.models import Post
+    from dynasties.models import Notification
+    from tests.factories import make_proposal, make_table, vote
+
+    now = timezone.now()
+    players = make_table(5, start=now - timedelta(days=1))
+    proposal = make_proposal(players[2], at=now - timedelta(hours=13), title="Proposal: Ripe")
+    for voter in players[3:5]:
+        vote(proposal, voter, "for", at=now - timedelta(hours=12))
     if not redis_is_up():
         pytest.fail(f"Redis is not answering at {TEST_REDIS_URL}: `make test` starts it.")
     env = {
         **os.environ,
         "REDIS_URL": TEST_REDIS_URL,
         "DATABASE_URL": database_url_of_test_db(),
-        "BEAT_HEARTBEAT_SECONDS": "1",
+        "BEAT_EVERY_SECONDS": "1",
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     worker = subprocess.Popen(
@@ -57,14 +71,17 @@ def test_worker_with_beat_runs_the_heartbeat(tmp_path):
     )
     try:
         deadline = time.monotonic() + 45
-        runs = 0
-        while time.monotonic() < deadline and runs < 2:
+        runs, flagged = 0, None
+        while time.monotonic() < deadline and (runs < 2 or flagged is None):
             time.sleep(0.5)
             beat = Heartbeat.objects.filter(name="beat").first()
             runs = beat.runs if beat else 0
+            flagged = Post.objects.get(pk=proposal.pk).enactable_since
             if worker.poll() is not None:
                 break
         assert runs >= 2, f"the heartbeat ran {runs} times; worker output:\n{_output(worker)}"
+        assert flagged is not None, f"the matter was not flagged; worker output:\n{_output(worker)}"
+        assert Notification.objects.filter(user=players[1], key=f"enactable_since:{proposal.pk}").exists()
     finally:
         if worker.poll() is None:
             os.killpg(worker.pid, signal.SIGTERM)
