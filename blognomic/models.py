@@ -158,7 +158,7 @@ class Comment(models.Model):
     post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="comments")
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="comments")
     at = models.DateTimeField(db_index=True)
-    icon = models.CharField(max_length=12, choices=Icon.choices, blank=True, null=True)
+    icon = models.CharField(max_length=12, choices=Icon.choices, blank=True, null=True)  # noqa: DJ001 - null: no icon
     trivial = models.BooleanField(default=False, help_text="2005 profile: a FOR vote marked Trivial.")
     text = models.TextField(blank=True)
     text_html = models.TextField(blank=True, editable=False)

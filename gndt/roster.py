@@ -27,7 +27,9 @@ def gndt_player_joined(*, dynasty: Dynasty, user: User, now: datetime, reset: bo
             return row
         if row is None:
             order = (Row.objects.filter(dynasty=dynasty).aggregate(m=Max("order"))["m"] or 0) + 1
-            row = Row.objects.create(dynasty=dynasty, user=user, name=user.username, order=order, created_at=now)
+            row = Row.objects.create(
+                dynasty=dynasty, user=user, name=user.username, order=order, created_at=now
+            )
         columns = list(Column.objects.filter(dynasty=dynasty))
         current = {cell.column_id: cell for cell in Cell.objects.filter(row=row)}
         changes = []
@@ -43,12 +45,17 @@ def gndt_player_joined(*, dynasty: Dynasty, user: User, now: datetime, reset: bo
                 changes.append((column, old, value))
         if changes:
             update = Update.objects.create(
-                dynasty=dynasty, by=None, at=now, source=Update.ADMIN,
-                comment=f"Starting values for {user.username}" if not reset else
-                f"{user.username} unidled in a new dynasty: starting values",
+                dynasty=dynasty,
+                by=None,
+                at=now,
+                source=Update.ADMIN,
+                comment=f"Starting values for {user.username}"
+                if not reset
+                else f"{user.username} unidled in a new dynasty: starting values",
             )
             CellChange.objects.bulk_create(
-                CellChange(update=update, row=row, column=column, old=old, new=new) for column, old, new in changes
+                CellChange(update=update, row=row, column=column, old=old, new=new)
+                for column, old, new in changes
             )
         return row
 
