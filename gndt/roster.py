@@ -30,7 +30,7 @@ def gndt_player_joined(*, dynasty: Dynasty, user: User, now: datetime, reset: bo
             row = Row.objects.create(
                 dynasty=dynasty, user=user, name=user.username, order=order, created_at=now
             )
-        columns = list(Column.objects.filter(dynasty=dynasty))
+        columns = list(Column.objects.in_use().filter(dynasty=dynasty))
         current = {cell.column_id: cell for cell in Cell.objects.filter(row=row)}
         changes = []
         for column in columns:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
@@ -574,11 +574,14 @@ def gndt_column_add(
             created_at=now,
             **{**fields, "choices": list(spec.choices)},
         )
-        start = starting_value(spec)
         rows = list(Row.objects.in_use().filter(dynasty=dynasty))
         Cell.objects.bulk_create([Cell(row=row, column=column, value="") for row in rows])
         cells = _locked_cells((row, column) for row in rows)
-        writes = [(cell, start) for cell in cells.values() if start != ""]
+        starts = {row.pk: row_starting_value(column, row) for row in rows}
+        writes = sorted(
+            ((cell, starts[row_id]) for (row_id, _), cell in cells.items() if starts[row_id] != ""),
+            key=lambda write: write[0].pk,
+        )
         _log_admin(dynasty, by, now, f"Added the column {name}", writes)
     return column
 
@@ -680,17 +683,30 @@ def _create_row(
     return Row.objects.create(dynasty=dynasty, user=user, name=name, order=order, created_at=now)
 
 
+def row_starting_value(column: Column, row: Row) -> str:
+    """A player's row starts at the column's default; a row that is not a player (“The Pot”) ignores it.
+
+    The default is "the value a new player starts with"; a pot or a codename starts from the kind's own
+    starting value instead (0 for a number, blank for text), and an admin sets anything else.
+    """
+    spec = column.spec()
+    return starting_value(spec if row.is_player else replace(spec, default=None))
+
+
 def _starting_writes(rows: list[Row], dynasty: Dynasty) -> list[tuple[Cell, str]]:
     columns = list(Column.objects.in_use().filter(dynasty=dynasty))
     Cell.objects.bulk_create(
         [Cell(row=row, column=column, value="") for row in rows for column in columns], ignore_conflicts=True
     )
     cells = _locked_cells((row, column) for row in rows for column in columns)
-    starts = {column.pk: starting_value(column.spec()) for column in columns}
-    return sorted(
-        ((cell, starts[column_id]) for (_, column_id), cell in cells.items() if starts[column_id] != ""),
-        key=lambda write: write[0].pk,
-    )
+    rows_by_pk = {row.pk: row for row in rows}
+    columns_by_pk = {column.pk: column for column in columns}
+    writes = []
+    for (row_id, column_id), cell in sorted(cells.items(), key=lambda item: item[1].pk):
+        start = row_starting_value(columns_by_pk[column_id], rows_by_pk[row_id])
+        if start != "":
+            writes.append((cell, start))
+    return writes
 
 
 def gndt_rows_add_missing_players(*, dynasty: Dynasty, by: User | None, now: datetime) -> list[Row]:
