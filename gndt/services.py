@@ -952,6 +952,19 @@ class EffectsReport:
     def applied(self) -> list[EffectOutcome]:
         return [outcome for outcome in self.outcomes if outcome.outcome == EffectRun.APPLIED]
 
+    @property
+    def done(self) -> list[str]:
+        """One line per effect and period, for the management command and the Celery task's result."""
+        lines = []
+        for outcome in self.outcomes:
+            changes = ", ".join(f"{row} {shown(old)} → {shown(new)}" for row, old, new in outcome.changes)
+            parts = [f"{outcome.effect} ({outcome.period}): {outcome.outcome}", changes, outcome.note]
+            lines.append(" — ".join(part for part in parts if part))
+        return lines
+
+    def __str__(self) -> str:
+        return "\n".join(self.done) if self.done else "No scheduled effect is due."
+
 
 HIATUS_NOTE = "The game was in hiatus, so the effect did not apply for this period."
 MISSED_NOTE = "Missed while the scheduler was not running: {keys}."
