@@ -176,8 +176,8 @@ def page_create(
             if Page.objects.filter(title__iexact=title).exists() or Page.objects.filter(slug=slug).exists():
                 raise WikiError(TITLE_TAKEN.format(title=title))
             page = Page.objects.create(title=title, slug=slug, kind=kind, protected=protected, created_at=now)
-            _append(page=page, author=author, text=text, summary=summary or "Created the page", now=now,
-                    post=post)
+            page.current = _append(page=page, author=author, text=text, summary=summary or "Created the page",
+                                   now=now, post=post)
     except IntegrityError as error:
         # Another request created the same title between the check and the insert.
         raise WikiError(TITLE_TAKEN.format(title=title)) from error
@@ -221,15 +221,19 @@ def revision_revert(*, page: Page, number: int, author, now: datetime, base_numb
 
 
 def _append(*, page: Page, author, text: str, summary: str, now: datetime, post=None,
-            base_number: int | None = None) -> Revision:
-    """Lock the page, check for a conflict, write the revision and record the rules it changed."""
+            base_number: int | None = None, allow_unchanged: bool = False) -> Revision:
+    """Lock the page, check for a conflict, write the revision and record the rules it changed.
+
+    ``allow_unchanged`` lets a flow record an event (an Ascension keeping every rule and term) as a
+    revision even when the text stays the same.
+    """
     with transaction.atomic():
         page = Page.objects.select_for_update().get(pk=page.pk)
         latest = page.revisions.order_by("-number").first()
         if latest is not None:
             if base_number is not None and latest.number != base_number:
                 raise EditConflict(latest=latest, base_number=base_number)
-            if latest.text == text:
+            if latest.text == text and not allow_unchanged:
                 raise NoChanges(NO_CHANGES)
         revision = Revision.objects.create(
             page=page,
@@ -384,7 +388,8 @@ def ruleset_apply_ascension(
     other top-level rule of the Dynastic Rules is repealed. ``None`` repeals nothing; an empty list repeals
     them all. ``replacements`` maps old terms to new ones ({"Player": "Hunter", "Emperor": "Pirate"}),
     plurals and capitalisation following (see ``ruleset.keywords``). A reference to no dynastic rule
-    raises ``WikiError`` and nothing is written.
+    raises ``WikiError`` and nothing is written. A revision is written even when nothing changes, so the
+    Ascension is always in the Ruleset's history.
     """
     with transaction.atomic():
         page = Page.objects.select_for_update().filter(slug=RULESET_SLUG).first()
@@ -407,6 +412,7 @@ def ruleset_apply_ascension(
             summary=_clean_summary(summary or _ascension_summary(repealed, replacements or {})),
             now=now,
             post=post,
+            allow_unchanged=True,
         )
 
 

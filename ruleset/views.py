@@ -287,7 +287,7 @@ def wiki_new(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         kind_refusal = page_create_refusal(kind=data["kind"], user=request.user, now=now, is_active=is_active)
         if kind_refusal:
-            form.add_error("kind", kind_refusal)
+            form.add_error(None, kind_refusal)
         else:
             try:
                 page = page_create(title=data["title"], kind=data["kind"], author=request.user,
