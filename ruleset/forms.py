@@ -66,6 +66,6 @@ class AsOfForm(forms.Form):
         label="As it stood at (UTC)",
         input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S",
                        "%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%d"],
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local", "step": "1"}),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local", "step": "1"}, format="%Y-%m-%dT%H:%M:%S"),
         error_messages={"invalid": "Give a time such as 2016-07-25T12:00 (UTC)."},
     )
