@@ -7,11 +7,13 @@ active player without another query.
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -60,17 +62,48 @@ def _edit_refusal(request: HttpRequest, page: Page, now: datetime) -> str | None
     return page_edit_refusal(page=page, user=request.user, now=now, is_active=_is_active(request))
 
 
+RENDER_VERSION = 1
+"""Part of the cache key of rendered pages: raise it when the renderers' output changes."""
+RENDER_CACHE_SECONDS = 7 * 24 * 3600
+
+
 def _content_html(page: Page, revision: Revision | None) -> tuple[str, dict]:
-    """The revision's text as HTML and, for a ruleset, its glossary."""
+    """The revision's text as HTML and, for a ruleset, its glossary.
+
+    Revisions never change, so the rendering is cached under a digest of the text (not the revision's
+    id, which a database may hand out again after a rollback).
+    """
     if revision is None:
         return "", {}
+    key = f"wiki-html:{RENDER_VERSION}:{page.kind}:{page.slug}:{_digest(revision.text)}"
+    cached = cache.get(key)
+    if cached is None:
+        cached = _render_content(page, revision.text)
+        cache.set(key, cached, RENDER_CACHE_SECONDS)
+    return cached
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def _diff_html(old: str, new: str, view: str) -> str:
+    """The diff of two texts as HTML, cached like renderings: the same two texts always diff the same."""
+    key = f"wiki-diff:{RENDER_VERSION}:{view}:{_digest(old)}:{_digest(new)}"
+    html = cache.get(key)
+    if html is None:
+        html = (render_side_by_side_diff if view == "side" else render_inline_diff)(old, new)
+        cache.set(key, html, RENDER_CACHE_SECONDS)
+    return html
+
+
+def _render_content(page: Page, text: str) -> tuple[str, dict]:
     if page.is_ruleset:
-        ruleset = parse_ruleset(revision.text)
-        html = render_ruleset_html(
-            ruleset, rule_history_url=lambda anchor: reverse("wiki_rule_history", args=[page.slug, anchor])
-        )
+        ruleset = parse_ruleset(text)
+        history_url = reverse("wiki_rule_history", args=[page.slug, "-"]).removesuffix("-/history/")
+        html = render_ruleset_html(ruleset, rule_history_url=lambda anchor: f"{history_url}{anchor}/history/")
         return html, ruleset.glossary()
-    return render_wiki_html(revision.text), {}
+    return render_wiki_html(text), {}
 
 
 def _page_context(request: HttpRequest, page: Page, now: datetime, **context) -> dict:
@@ -146,6 +179,7 @@ def wiki_history(request: HttpRequest, slug: str) -> HttpResponse:
     history = selectors.revision_history(page, request.GET.get("page"))
     return render(request, "ruleset/history.html", _page_context(
         request, page, now, history=history, protection_log=selectors.protection_log(page),
+        players_url=reverse("player_detail", args=["-"]).removesuffix("-/"),
         as_of_form=AsOfForm(initial={"at": now.replace(microsecond=0)}), tab="history",
     ))
 
@@ -181,11 +215,10 @@ def wiki_diff(request: HttpRequest, slug: str, old: str, new: str) -> HttpRespon
     old_number, new_number = min(old_number, new_number), max(old_number, new_number)
     old_revision, new_revision = selectors.revision_pair(page, old_number, new_number)
     view = request.GET.get("view") if request.GET.get("view") in DIFF_VIEWS else "inline"
-    render_diff = render_side_by_side_diff if view == "side" else render_inline_diff
     adjacent = new_number == old_number + 1
     context = _page_context(
-        request, page, now, old=old_revision, new=new_revision, view=view,
-        diff_html=render_diff(old_revision.text, new_revision.text),
+        request, page, now, old=old_revision, new=new_revision, view=view, page_url=page.get_absolute_url(),
+        diff_html=_diff_html(old_revision.text, new_revision.text, view),
         rule_changes=selectors.rule_changes_in(new_revision) if adjacent and page.is_ruleset else [],
         adjacent=adjacent, tab="history",
     )
