@@ -1,14 +1,620 @@
-"""The GNDT table of the current dynasty."""
+"""The GNDT pages: the table (now or at a past moment), editing it inline or with a plain form, the log,
+undo, CSV export, and the admins' page for columns, rows, actions, effects and word lists.
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+Views are thin: they read the request, call a selector or a service, and render. Every ``hx-*`` request has
+a plain-HTML twin, so the pages work without JavaScript.
+"""
+
+from __future__ import annotations
+
+import csv
+from datetime import UTC, datetime
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Exists, OuterRef
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.views.decorators.http import require_POST
+from django_htmx.http import retarget
 
-from dynasties.selectors import game_state
-from gndt.selectors import gndt_table_for
+from dynasties.models import Dynasty
+from dynasties.selectors import GameState, game_state, roster_at
+from gndt import services
+from gndt.forms import ActionForm, ColumnForm, EffectForm, ListForm, RowForm, split_entries
+from gndt.models import Action, Column, EffectRun, Row, ScheduledEffect, Update
+from gndt.selectors import (
+    LogFilters,
+    actions_offered,
+    dynasty_is_archived,
+    gndt_log,
+    gndt_table_as_of,
+    gndt_table_for,
+    list_history,
+    log_entries,
+    log_filter_choices,
+    random_lists_for,
+    sees_hidden,
+)
+
+LOG_PAGE_SIZE = 50
+RECENT_UPDATES = 8
+BAD_MOMENT = (
+    "“{value}” is not a date and time such as 2016-07-26 12:00 (UTC); showing the table as it is now."
+)
+NO_TABLE_YET = "No dynasty has begun, so there is no gamestate yet."
+LOG_IN_TO_EDIT = "Log in to update the GNDT."
+ONLY_ADMINS = "Only admins may manage the GNDT."
+UPDATED = "The GNDT was updated (update #{pk})."
+UNDONE = "Update #{pk} was undone (update #{undo})."
 
 
-def gndt_table(request: HttpRequest) -> HttpResponse:
-    request.game_state = state = game_state(timezone.now())
-    table = gndt_table_for(state.dynasty, viewer=request.user, state=state) if state.dynasty else None
-    return render(request, "gndt/table.html", {"table": table})
+# --- Shared helpers --------------------------------------------------------------------------------------
+
+
+def _state(request: HttpRequest) -> GameState:
+    if not hasattr(request, "game_state"):
+        request.game_state = game_state(timezone.now())
+    return request.game_state
+
+
+def _dynasty(request: HttpRequest, number: int | None) -> Dynasty | None:
+    """The dynasty a page is about: the one in the URL, or the current one."""
+    if number is None:
+        return _state(request).dynasty
+    return get_object_or_404(Dynasty.objects.select_related("emperor"), number=number)
+
+
+def _urls(dynasty: Dynasty, *, current: bool) -> dict[str, str]:
+    """The dynasty's page addresses: the short ones for the current dynasty, numbered ones otherwise."""
+    if current:
+        return {"table": reverse("gndt_table"), "log": reverse("gndt_log"), "csv": reverse("gndt_export")}
+    args = [dynasty.number]
+    return {
+        "table": reverse("gndt_dynasty_table", args=args),
+        "log": reverse("gndt_dynasty_log", args=args),
+        "csv": reverse("gndt_dynasty_export", args=args),
+    }
+
+
+def _may_update(request: HttpRequest, dynasty: Dynasty, state: GameState) -> bool:
+    user = request.user
+    if not user.is_authenticated:
+        return False
+    return bool(user.is_admin or user.pk == dynasty.emperor_id or user.username in state.roster.active_names)
+
+
+def _parse_moment(value: str) -> datetime | None:
+    """A moment typed in a form (``2016-07-26T12:00``, UTC) or given in ISO 8601 with a zone."""
+    text = value.strip().replace(" ", "T")
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _table(request: HttpRequest, dynasty: Dynasty, state: GameState, *, moment: datetime | None):
+    sort = request.GET.get("sort", "")
+    descending = request.GET.get("dir") == "desc"
+    if moment is None:
+        return gndt_table_for(dynasty, viewer=request.user, state=state, sort=sort, descending=descending)
+    idle = [user.username for user in roster_at(moment).idle]
+    return gndt_table_as_of(
+        dynasty, moment, viewer=request.user, idle_names=idle, sort=sort, descending=descending
+    )
+
+
+def _recent_entries(request: HttpRequest, dynasty: Dynasty):
+    updates = Update.objects.filter(dynasty=dynasty).for_log().order_by("-at", "-pk")[:RECENT_UPDATES]
+    return log_entries(updates, viewer=request.user, dynasty=dynasty)
+
+
+def _table_context(request: HttpRequest, number: int | None, *, error: str = "") -> dict:
+    state = _state(request)
+    dynasty = _dynasty(request, number)
+    context = {"dynasty": dynasty, "error": error}
+    if dynasty is None:
+        return context
+    moment = None
+    if request.GET.get("at"):
+        moment = _parse_moment(request.GET["at"])
+        if moment is None:
+            context["error"] = BAD_MOMENT.format(value=request.GET["at"])
+    archived = dynasty_is_archived(dynasty)
+    table = _table(request, dynasty, state, moment=moment)
+    is_current = number is None or (state.dynasty is not None and state.dynasty.pk == dynasty.pk)
+    editable = moment is None and not archived and _may_update(request, dynasty, state)
+    context.update(
+        table=table,
+        moment=moment,
+        archived=archived,
+        editable=editable,
+        urls=_urls(dynasty, current=number is None),
+        recent=_recent_entries(request, dynasty) if moment is None else [],
+        actions=actions_offered(dynasty) if editable else [],
+        is_current=is_current,
+        sort_links=_sort_links(request, table),
+        other_tables=list(
+            Dynasty.objects.filter(Exists(Column.objects.filter(dynasty=OuterRef("pk"))))
+            .exclude(pk=dynasty.pk)
+            .order_by("-number")
+            .values_list("number", flat=True)
+        ),
+        may_manage=request.user.is_authenticated and request.user.is_admin and not archived,
+    )
+    return context
+
+
+def _sort_links(request: HttpRequest, table) -> dict[str, str]:
+    """For each heading, the address that sorts by it (ascending first, then descending)."""
+    links = {}
+    keep = {key: value for key, value in request.GET.items() if key == "at"}
+    for name in ["", *(column.name for column in table.columns)]:
+        descending = table.sort == name and not table.descending
+        query = {**keep, "sort": name} if name else dict(keep)
+        if descending:
+            query["dir"] = "desc"
+        links[name] = "?" + urlencode(query) if query else "?"
+    return links
+
+
+def _render_table(request: HttpRequest, number: int | None, *, error: str = "", status: int = 200):
+    context = _table_context(request, number, error=error)
+    if context["dynasty"] is None:
+        return render(request, "gndt/table.html", context, status=status)
+    template = "gndt/_table_block.html" if request.htmx and not request.htmx.boosted else "gndt/table.html"
+    response = render(request, template, context, status=status)
+    response["Vary"] = "HX-Request"
+    return response
+
+
+# --- The table -------------------------------------------------------------------------------------------
+
+
+def gndt_table(request: HttpRequest, number: int | None = None) -> HttpResponse:
+    return _render_table(request, number)
+
+
+def gndt_export(request: HttpRequest, number: int | None = None) -> HttpResponse:
+    """The table (now, or ``?at=`` a past moment) as CSV, with the columns this viewer may see."""
+    context = _table_context(request, number)
+    if context["dynasty"] is None:
+        raise Http404(NO_TABLE_YET)
+    table, dynasty, moment = context["table"], context["dynasty"], context["moment"]
+    suffix = f"-at-{moment:%Y%m%dT%H%M}" if moment is not None else ""
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="gndt-dynasty-{dynasty.number}{suffix}.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["Name", "Group", *(column.name for column in table.columns)])
+    for group, entries in (("player", table.rows), ("other", table.other_rows), ("idle", table.idle_rows)):
+        for entry in entries:
+            writer.writerow([entry.row.name, group, *entry.values])
+    return response
+
+
+def gndt_cell_form(request: HttpRequest) -> HttpResponse:
+    """The inline editor of one cell (an htmx fragment); without htmx, the row's plain edit form."""
+    state = _state(request)
+    dynasty = state.dynasty
+    if dynasty is None:
+        raise Http404(NO_TABLE_YET)
+    row = get_object_or_404(Row.objects.in_use(), dynasty=dynasty, pk=request.GET.get("row") or 0)
+    column = get_object_or_404(Column.objects.in_use(), dynasty=dynasty, pk=request.GET.get("column") or 0)
+    if column.hidden and not sees_hidden(request.user, dynasty):
+        raise Http404("No such column.")
+    if not request.htmx:
+        return redirect(reverse("gndt_edit") + "?" + urlencode({"row": row.pk}))
+    if not _may_update(request, dynasty, state) or dynasty_is_archived(dynasty):
+        return HttpResponse(f'<p class="message error">{LOG_IN_TO_EDIT}</p>', status=403)
+    cell = row.cells.filter(column=column).first()
+    return render(
+        request,
+        "gndt/_cell_form.html",
+        {
+            "row": row,
+            "column": column,
+            "value": cell.value if cell else "",
+            "actions": actions_offered(dynasty),
+        },
+    )
+
+
+def _posted_cells(request: HttpRequest, dynasty: Dynasty):
+    """Changes and the values seen, keyed by (row name, column name), from ``v-ROW-COLUMN`` and
+    ``s-ROW-COLUMN`` fields. A cell whose value equals the value seen is not a change."""
+    rows = {str(row.pk): row.name for row in Row.objects.filter(dynasty=dynasty)}
+    columns = {str(column.pk): column.name for column in Column.objects.filter(dynasty=dynasty)}
+    changes, seen, typed = {}, {}, {}
+    for field, new in request.POST.items():
+        if not field.startswith("v-"):
+            continue
+        _, row_id, column_id = (field.split("-") + ["", ""])[:3]
+        if row_id not in rows or column_id not in columns:
+            continue
+        key = (rows[row_id], columns[column_id])
+        typed[field] = new
+        saw = request.POST.get(f"s-{row_id}-{column_id}")
+        if saw is None or new.strip() != saw.strip():
+            changes[key] = new
+            if saw is not None:
+                seen[key] = saw
+    return changes, seen, typed
+
+
+def gndt_edit(request: HttpRequest) -> HttpResponse:
+    """Update the current table: inline (htmx, one cell) or the plain form (a row, or the whole table)."""
+    state = _state(request)
+    dynasty = state.dynasty
+    if dynasty is None:
+        raise Http404(NO_TABLE_YET)
+    if not request.user.is_authenticated:
+        messages.error(request, LOG_IN_TO_EDIT)
+        return redirect(f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}")
+    if request.method != "POST":
+        return _render_edit_form(request, dynasty, state)
+    changes, seen, typed = _posted_cells(request, dynasty)
+    try:
+        update = services.gndt_update(
+            dynasty=dynasty,
+            by=request.user,
+            changes=changes,
+            seen=seen,
+            comment=request.POST.get("comment", ""),
+            action=request.POST.get("action") or None,
+            now=timezone.now(),
+        )
+    except services.GndtError as error:
+        return _edit_refused(request, dynasty, state, str(error), typed)
+    messages.success(request, UPDATED.format(pk=update.pk))
+    if request.htmx:
+        return _render_table(request, None)
+    return redirect("gndt_table")
+
+
+def _edit_refused(request, dynasty, state, error: str, typed: dict) -> HttpResponse:
+    if request.htmx and request.POST.get("inline"):
+        row = Row.objects.filter(dynasty=dynasty, pk=request.POST.get("row") or 0).first()
+        column = Column.objects.filter(dynasty=dynasty, pk=request.POST.get("column") or 0).first()
+        if row is not None and column is not None:
+            response = render(
+                request,
+                "gndt/_cell_form.html",
+                {
+                    "row": row,
+                    "column": column,
+                    "error": error,
+                    "actions": actions_offered(dynasty),
+                    "value": request.POST.get(f"s-{row.pk}-{column.pk}", ""),
+                    "typed": typed.get(f"v-{row.pk}-{column.pk}"),
+                    "comment": request.POST.get("comment", ""),
+                    "chosen_action": request.POST.get("action", ""),
+                },
+            )
+            return retarget(response, f"#cell-{row.pk}-{column.pk}")
+    if request.htmx:
+        return _render_table(request, None, error=error)
+    return _render_edit_form(request, dynasty, state, error=error, typed=typed, status=400)
+
+
+def _render_edit_form(
+    request, dynasty, state, *, error: str = "", typed: dict | None = None, status: int = 200
+):
+    rows_wanted = request.GET.get("row") or request.POST.get("only_row")
+    table = gndt_table_for(dynasty, viewer=request.user, state=state)
+    entries = table.all_rows
+    if rows_wanted:
+        entries = [entry for entry in entries if str(entry.row.pk) == rows_wanted]
+    typed = typed or {}
+    for entry in entries:
+        for cell in entry.cells:
+            cell.typed = typed.get(f"v-{entry.row.pk}-{cell.column.pk}", cell.value)
+    return render(
+        request,
+        "gndt/edit.html",
+        {
+            "dynasty": dynasty,
+            "table": table,
+            "entries": entries,
+            "error": error,
+            "only_row": rows_wanted or "",
+            "may_update": _may_update(request, dynasty, state) and not dynasty_is_archived(dynasty),
+            "actions": actions_offered(dynasty),
+            "comment": request.POST.get("comment", ""),
+            "chosen_action": request.POST.get("action", ""),
+        },
+        status=status,
+    )
+
+
+# --- The log ---------------------------------------------------------------------------------------------
+
+
+def gndt_log_page(request: HttpRequest, number: int | None = None) -> HttpResponse:
+    state = _state(request)
+    dynasty = _dynasty(request, number)
+    if dynasty is None:
+        return render(request, "gndt/table.html", {"dynasty": None})
+    filters = LogFilters(
+        by=request.GET.get("by", ""), row=request.GET.get("row", ""), column=request.GET.get("column", "")
+    )
+    paginator = Paginator(gndt_log(dynasty, viewer=request.user, filters=filters), LOG_PAGE_SIZE)
+    page = paginator.get_page(request.GET.get("page"))
+    query = {
+        key: value
+        for key, value in (("by", filters.by), ("row", filters.row), ("column", filters.column))
+        if value
+    }
+    archived = dynasty_is_archived(dynasty)
+    return render(
+        request,
+        "gndt/log.html",
+        {
+            "dynasty": dynasty,
+            "page": page,
+            "entries": log_entries(page, viewer=request.user, dynasty=dynasty),
+            "filters": filters,
+            "choices": log_filter_choices(dynasty, viewer=request.user),
+            "page_query": urlencode(query),
+            "urls": _urls(dynasty, current=number is None),
+            "archived": archived,
+            "may_undo": not archived and _may_update(request, dynasty, state),
+        },
+    )
+
+
+def gndt_update_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    state = _state(request)
+    update = get_object_or_404(Update.objects.for_log().select_related("dynasty__emperor"), pk=pk)
+    dynasty = update.dynasty
+    archived = dynasty_is_archived(dynasty)
+    is_current = state.dynasty is not None and state.dynasty.pk == dynasty.pk
+    return render(
+        request,
+        "gndt/update_detail.html",
+        {
+            "dynasty": dynasty,
+            "entry": log_entries([update], viewer=request.user, dynasty=dynasty)[0],
+            "urls": _urls(dynasty, current=is_current),
+            "may_undo": not archived and _may_update(request, dynasty, state),
+        },
+    )
+
+
+@require_POST
+def gndt_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    update = get_object_or_404(Update, pk=pk)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = ""
+    if not request.user.is_authenticated:
+        messages.error(request, LOG_IN_TO_EDIT)
+        return redirect(f"{reverse('login')}?{urlencode({'next': back or reverse('gndt_log')})}")
+    try:
+        undo = services.gndt_undo(
+            update=update, by=request.user, now=timezone.now(), comment=request.POST.get("comment", "")
+        )
+    except services.GndtError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, UNDONE.format(pk=update.pk, undo=undo.pk))
+    return redirect(back or reverse("gndt_log"))
+
+
+# --- Managing the table (admins) -------------------------------------------------------------------------
+
+
+def _manageable(request: HttpRequest) -> Dynasty:
+    if not (request.user.is_authenticated and request.user.is_admin):
+        raise PermissionDenied(ONLY_ADMINS)
+    dynasty = _state(request).dynasty
+    if dynasty is None:
+        raise Http404(NO_TABLE_YET)
+    return dynasty
+
+
+def gndt_manage(request: HttpRequest) -> HttpResponse:
+    dynasty = _manageable(request)
+    return _render_manage(request, dynasty)
+
+
+def _render_manage(request, dynasty, *, row_form=None, action_form=None, list_form=None, status: int = 200):
+    state = _state(request)
+    with_rows = set(Row.objects.filter(dynasty=dynasty).exclude(user=None).values_list("user_id", flat=True))
+    last_run = EffectRun.objects.filter(effect=OuterRef("pk")).order_by("-pk")
+    effects = (
+        ScheduledEffect.objects.filter(dynasty=dynasty)
+        .select_related("column", "row")
+        .annotate(has_run=Exists(last_run))
+    )
+    return render(
+        request,
+        "gndt/manage.html",
+        {
+            "dynasty": dynasty,
+            "archived": dynasty_is_archived(dynasty),
+            "columns": Column.objects.filter(dynasty=dynasty),
+            "rows": Row.objects.filter(dynasty=dynasty, user=None),
+            "missing_players": [user for user in state.roster.active if user.pk not in with_rows],
+            "actions": Action.objects.filter(dynasty=dynasty),
+            "effects": effects,
+            "runs": EffectRun.objects.filter(effect__dynasty=dynasty).select_related("effect", "update")[:10],
+            "lists": sorted(random_lists_for(dynasty).items()),
+            "list_versions": list_history(dynasty)[:20],
+            "row_form": row_form or RowForm(),
+            "action_form": action_form or ActionForm(),
+            "list_form": list_form or ListForm(),
+        },
+        status=status,
+    )
+
+
+def gndt_column_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+    dynasty = _manageable(request)
+    column = get_object_or_404(Column, dynasty=dynasty, pk=pk) if pk is not None else None
+    data = request.POST if request.method == "POST" else None
+    form = ColumnForm.for_column(column, data) if column is not None else ColumnForm(data)
+    if request.method == "POST" and form.is_valid():
+        try:
+            if column is None:
+                column = services.gndt_column_add(
+                    dynasty=dynasty, by=request.user, now=timezone.now(), **form.service_fields()
+                )
+                messages.success(request, f"Added the column {column.name}.")
+            else:
+                services.gndt_column_edit(
+                    column=column, by=request.user, now=timezone.now(), **form.service_fields()
+                )
+                messages.success(request, f"Saved the column {form.cleaned_data['name']}.")
+        except services.GndtError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("gndt_manage")
+    title = f"Column {column.name}" if column is not None else "New column"
+    return render(
+        request,
+        "gndt/manage_form.html",
+        {"form": form, "title": title, "dynasty": dynasty},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+def gndt_action_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+    dynasty = _manageable(request)
+    action = get_object_or_404(Action, dynasty=dynasty, pk=pk) if pk is not None else None
+    initial = (
+        {
+            "name": action.name,
+            "frequency": action.frequency,
+            "weekly_cap": action.weekly_cap,
+            "description": action.description,
+        }
+        if action is not None
+        else None
+    )
+    form = ActionForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = services.gndt_action_save(
+                dynasty=dynasty, by=request.user, now=timezone.now(), action=action, **form.cleaned_data
+            )
+        except services.GndtError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"Saved the action {saved.name}.")
+            return redirect("gndt_manage")
+        if action is None:
+            return _render_manage(request, dynasty, action_form=form, status=400)
+    title = f"Action {action.name}" if action is not None else "New action"
+    return render(
+        request,
+        "gndt/manage_form.html",
+        {"form": form, "title": title, "dynasty": dynasty},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+def gndt_effect_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+    dynasty = _manageable(request)
+    effect = get_object_or_404(ScheduledEffect, dynasty=dynasty, pk=pk) if pk is not None else None
+    data = request.POST if request.method == "POST" else None
+    form = EffectForm.for_effect(effect, data) if effect is not None else EffectForm(data, dynasty=dynasty)
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = services.gndt_effect_save(
+                dynasty=dynasty, by=request.user, now=timezone.now(), effect=effect, **form.cleaned_data
+            )
+        except services.GndtError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"Saved the scheduled effect {saved.name}: {saved.describe()}.")
+            return redirect("gndt_manage")
+    title = f"Scheduled effect {effect.name}" if effect is not None else "New scheduled effect"
+    return render(
+        request,
+        "gndt/manage_form.html",
+        {"form": form, "title": title, "dynasty": dynasty},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@require_POST
+def gndt_row_create(request: HttpRequest) -> HttpResponse:
+    dynasty = _manageable(request)
+    form = RowForm(request.POST)
+    if form.is_valid():
+        try:
+            row = services.gndt_row_add(
+                dynasty=dynasty, by=request.user, now=timezone.now(), name=form.cleaned_data["name"]
+            )
+        except services.GndtError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"Added the row {row.name}.")
+            return redirect("gndt_manage")
+    return _render_manage(request, dynasty, row_form=form, status=400)
+
+
+@require_POST
+def gndt_rows_add_players(request: HttpRequest) -> HttpResponse:
+    dynasty = _manageable(request)
+    try:
+        rows = services.gndt_rows_add_missing_players(dynasty=dynasty, by=request.user, now=timezone.now())
+    except services.GndtError as error:
+        messages.error(request, str(error))
+    else:
+        names = ", ".join(row.name for row in rows) or "nobody: every active player has a row"
+        messages.success(request, f"Added rows for {names}.")
+    return redirect("gndt_manage")
+
+
+@require_POST
+def gndt_remove(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
+    """Remove a column, a row or an action from the table; its history stays in the log."""
+    dynasty = _manageable(request)
+    model, service = {
+        "columns": (Column, lambda obj, **kw: services.gndt_column_retire(column=obj, **kw)),
+        "rows": (Row, lambda obj, **kw: services.gndt_row_retire(row=obj, **kw)),
+        "actions": (Action, lambda obj, **kw: services.gndt_action_retire(action=obj, **kw)),
+    }.get(kind, (None, None))
+    if model is None:
+        raise Http404("Nothing of that kind can be removed.")
+    target = get_object_or_404(model, dynasty=dynasty, pk=pk)
+    try:
+        service(target, by=request.user, now=timezone.now())
+    except services.GndtError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Removed {target.name}; its history stays in the log.")
+    return redirect("gndt_manage")
+
+
+@require_POST
+def gndt_list_save(request: HttpRequest) -> HttpResponse:
+    dynasty = _manageable(request)
+    form = ListForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            version = services.gndt_list_set(
+                dynasty=dynasty if data["scope"] == ListForm.THIS_DYNASTY else None,
+                name=data["name"],
+                entries=split_entries(data["entries"]),
+                by=request.user,
+                now=timezone.now(),
+                note=data["note"],
+                removed=data["remove"],
+            )
+        except services.GndtError as error:
+            form.add_error(None, str(error))
+        else:
+            done = "Removed" if version.removed else "Saved"
+            messages.success(request, f"{done} the {version.name} list.")
+            return redirect("gndt_manage")
+    return _render_manage(request, dynasty, list_form=form, status=400)
