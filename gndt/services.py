@@ -193,7 +193,7 @@ def gndt_undo(*, update: Update, by: User, now: datetime, comment: str = "") -> 
         raise GndtError(COMMENT_TOO_LONG.format(limit=MAX_COMMENT_LENGTH, length=len(comment)))
     with transaction.atomic():
         # Locking the update itself puts two undos of it in a queue: the second sees the first.
-        target = Update.objects.select_for_update().select_related("dynasty__emperor").get(pk=update.pk)
+        target = Update.objects.select_for_update(of=("self",)).select_related("dynasty__emperor").get(pk=update.pk)
         dynasty = target.dynasty
         _check_may_update(dynasty, by, now)
         later_undo = Update.objects.filter(undoes=target).order_by("pk").first()
@@ -408,9 +408,11 @@ def _check_action_allowed(action: Action, *, by: User, now: datetime) -> None:
         )
     # The spacing never reaches back further than the week before this one, so older history is not read.
     since = start_of_week(now) - timedelta(weeks=1)
+    # A performance logged after ``now`` comes from a request that took the action's lock first, though its
+    # clock read later: it happened at the same moment as this one, so it counts as at ``now``.
     history = [
-        Performed(actor=update.by.username if update.by else "", at=update.at)
-        for update in Update.objects.filter(action=action, at__gte=since, at__lte=now).select_related("by")
+        Performed(actor=update.by.username if update.by else "", at=min(update.at, now))
+        for update in Update.objects.filter(action=action, at__gte=since).select_related("by")
     ]
     verdict = check_action_with_spacing(
         action.spec(),
@@ -593,7 +595,7 @@ def gndt_column_edit(*, column: Column, by: User | None, now: datetime, **change
     if unknown:
         raise TypeError(f"Unknown column fields: {', '.join(sorted(unknown))}")
     with transaction.atomic():
-        column = Column.objects.select_for_update().select_related("dynasty").get(pk=column.pk)
+        column = Column.objects.select_for_update(of=("self",)).select_related("dynasty").get(pk=column.pk)
         _require_open(column.dynasty)
         fields = {key: getattr(column, key) for key in COLUMN_FIELDS}
         fields.update(changes)
@@ -633,7 +635,7 @@ def gndt_column_retire(*, column: Column, by: User | None, now: datetime) -> Col
     """Remove a column from the table; its values and history stay in the log."""
     _require_admin(by, "remove GNDT columns")
     with transaction.atomic():
-        column = Column.objects.select_for_update().select_related("dynasty").get(pk=column.pk)
+        column = Column.objects.select_for_update(of=("self",)).select_related("dynasty").get(pk=column.pk)
         _require_open(column.dynasty)
         if column.retired_at is None:
             column.retired_at = now
@@ -739,7 +741,7 @@ def gndt_row_retire(*, row: Row, by: User | None, now: datetime) -> Row:
     """Remove a row (a side pot that is settled, a codename retired); its history stays in the log."""
     _require_admin(by, "remove GNDT rows")
     with transaction.atomic():
-        row = Row.objects.select_for_update().select_related("dynasty").get(pk=row.pk)
+        row = Row.objects.select_for_update(of=("self",)).select_related("dynasty").get(pk=row.pk)
         _require_open(row.dynasty)
         if row.retired_at is None:
             row.retired_at = now
@@ -799,7 +801,7 @@ def gndt_action_save(
 def gndt_action_retire(*, action: Action, by: User | None, now: datetime) -> Action:
     _require_admin(by, "remove actions")
     with transaction.atomic():
-        action = Action.objects.select_for_update().select_related("dynasty").get(pk=action.pk)
+        action = Action.objects.select_for_update(of=("self",)).select_related("dynasty").get(pk=action.pk)
         if action.retired_at is None:
             action.retired_at = now
             action.save(update_fields=["retired_at"])
