@@ -1,0 +1,566 @@
+"""The ``gndt`` part of the archive format: export every dynasty's GNDT to plain JSON data and load it back.
+
+``export_gndt()`` returns the object stored under the archive's ``"gndt"`` key; ``import_gndt()`` checks every
+field first and raises ``ArchiveError`` naming the bad one (``gndt.rows[3].values.Oil``), then writes
+everything in bulk, a fixed number of queries whatever the size. The archive importer calls it inside its own
+transaction, after players and dynasties exist, so a bad field writes nothing at all.
+
+Shape (every list optional; times are ISO 8601 with a zone)::
+
+    {"columns": [{"dynasty": 142, "name": "Pieces", "kind": "integer", "minimum": null, "maximum": null,
+                  "allow_negative": true, "clamp": false, "choices": [], "default": "8", "order": 1,
+                  "hidden": false, "description": "", "created_at": null, "retired_at": null}],
+     "rows": [{"dynasty": 142, "name": "Kevan", "player": "Kevan", "order": 1, "created_at": null,
+               "retired_at": null, "values": {"Pieces": "88"}}],
+     "actions": [{"dynasty": 142, "name": "Buy a Map", "frequency": "daily", "weekly_cap": null,
+                  "description": "", "retired_at": null}],
+     "lists": [{"dynasty": null, "name": "FRUIT", "entries": ["Lemon"], "removed": false, "by": "Kevan",
+                "at": "2016-07-01T00:00:00Z", "note": ""}],
+     "effects": [{"dynasty": 142, "name": "Treasure grows", "column": "Treasure", "target": "players",
+                  "row": null, "delta": 1, "at_most": 10, "at_least": null, "weekday": 0, "hour": 0,
+                  "minute": 0, "starts_at": "…", "enabled": true,
+                  "runs": [{"period": "2016-W31", "at": "…", "outcome": "applied", "update": 12, "note": ""}]}],
+     "log": [{"dynasty": 142, "at": "…", "by": "Kevan", "source": "player", "comment": "DICE6",
+              "rolls": [{"token": "DICE6", "kind": "dice", "results": [4], "text": "DICE6: 4"}],
+              "action": "Buy a Map", "undoes": null,
+              "changes": [{"row": "Kevan", "column": "Pieces", "old": "8", "new": "7"}]}]}
+
+``log`` is oldest first; ``undoes`` and a run's ``update`` are positions in ``log``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import replace
+from typing import Any
+
+from django.db import transaction
+
+from blognomic.archive.fields import ArchiveError, Reader, check_text, format_time
+from dynasties.models import Dynasty, User
+from gndt.actions import FREQUENCIES
+from gndt.models import (
+    Action,
+    Cell,
+    CellChange,
+    Column,
+    EffectRun,
+    RandomListVersion,
+    Row,
+    ScheduledEffect,
+    Update,
+)
+from gndt.values import KINDS, CellValueError, validate_value
+
+BATCH = 2000
+SOURCES = tuple(value for value, _ in Update.SOURCE_CHOICES)
+TARGETS = tuple(value for value, _ in ScheduledEffect.TARGET_CHOICES)
+OUTCOMES = tuple(value for value, _ in EffectRun.OUTCOME_CHOICES)
+
+UNKNOWN_DYNASTY = "Dynasty {number} is not in the archive or the database"
+UNKNOWN_ACCOUNT = "{name!r} is not a player or account of the archive"
+DUPLICATE = "{what} {name!r} appears twice in Dynasty {number}"
+ALREADY_THERE = "Dynasty {number} already has a GNDT {what} called {name!r}"
+UNKNOWN_COLUMN = "Dynasty {number} has no GNDT column {name!r}"
+UNKNOWN_ROW = "Dynasty {number} has no GNDT row {name!r}"
+UNKNOWN_ACTION = "Dynasty {number} has no action {name!r}"
+NOT_EARLIER = "must be the position of an earlier entry of the log"
+OTHER_DYNASTY = "refers to an entry of another dynasty's log"
+NOT_A_LIST_OF_TEXT = "must be a list of strings"
+PLAYER_TWICE = "{name!r} already has a row in Dynasty {number}"
+
+
+# --- Export ----------------------------------------------------------------------------------------------
+
+
+def export_gndt() -> dict:
+    """Every dynasty's GNDT as archive data (see the module docstring for the shape)."""
+    numbers = dict(Dynasty.objects.values_list("pk", "number"))
+    columns = list(Column.objects.order_by("dynasty__number", "order", "pk"))
+    column_names = {column.pk: column.name for column in columns}
+    rows = list(Row.objects.select_related("user").order_by("dynasty__number", "order", "pk"))
+    row_names = {row.pk: row.name for row in rows}
+    values: dict[int, dict[str, str]] = defaultdict(dict)
+    for row_id, column_id, value in Cell.objects.values_list("row_id", "column_id", "value").iterator(BATCH):
+        values[row_id][column_names[column_id]] = value
+    actions = list(Action.objects.order_by("dynasty__number", "name"))
+    action_names = {action.pk: action.name for action in actions}
+    updates = list(Update.objects.select_related("by").order_by("at", "pk"))
+    position = {update.pk: i for i, update in enumerate(updates)}
+    changes: dict[int, list[dict]] = defaultdict(list)
+    for update_id, row_id, column_id, old, new in (
+        CellChange.objects.order_by("pk")
+        .values_list("update_id", "row_id", "column_id", "old", "new")
+        .iterator(BATCH)
+    ):
+        changes[update_id].append(
+            {"row": row_names[row_id], "column": column_names[column_id], "old": old, "new": new}
+        )
+    runs: dict[int, list[dict]] = defaultdict(list)
+    for run in EffectRun.objects.order_by("at", "pk"):
+        runs[run.effect_id].append(
+            {
+                "period": run.period_key,
+                "at": format_time(run.at),
+                "outcome": run.outcome,
+                "update": position.get(run.update_id),
+                "note": run.note,
+            }
+        )
+    return {
+        "columns": [_column_data(column, numbers) for column in columns],
+        "rows": [
+            {
+                "dynasty": numbers[row.dynasty_id],
+                "name": row.name,
+                "player": row.user.username if row.user else None,
+                "order": row.order,
+                "created_at": format_time(row.created_at),
+                "retired_at": format_time(row.retired_at),
+                "values": values.get(row.pk, {}),
+            }
+            for row in rows
+        ],
+        "actions": [
+            {
+                "dynasty": numbers[action.dynasty_id],
+                "name": action.name,
+                "frequency": action.frequency,
+                "weekly_cap": action.weekly_cap,
+                "description": action.description,
+                "retired_at": format_time(action.retired_at),
+            }
+            for action in actions
+        ],
+        "lists": [
+            {
+                "dynasty": numbers.get(version.dynasty_id),
+                "name": version.name,
+                "entries": list(version.entries),
+                "removed": version.removed,
+                "by": version.by.username if version.by else None,
+                "at": format_time(version.at),
+                "note": version.note,
+            }
+            for version in RandomListVersion.objects.select_related("by").order_by("at", "pk")
+        ],
+        "effects": [
+            {
+                "dynasty": numbers[effect.dynasty_id],
+                "name": effect.name,
+                "column": column_names[effect.column_id],
+                "target": effect.target,
+                "row": row_names.get(effect.row_id),
+                "delta": effect.delta,
+                "at_most": effect.at_most,
+                "at_least": effect.at_least,
+                "weekday": effect.weekday,
+                "hour": effect.hour,
+                "minute": effect.minute,
+                "starts_at": format_time(effect.starts_at),
+                "enabled": effect.enabled,
+                "runs": runs.get(effect.pk, []),
+            }
+            for effect in ScheduledEffect.objects.order_by("dynasty__number", "pk")
+        ],
+        "log": [
+            {
+                "dynasty": numbers[update.dynasty_id],
+                "at": format_time(update.at),
+                "by": update.by.username if update.by else None,
+                "source": update.source,
+                "comment": update.comment,
+                "rolls": update.rolls,
+                "action": action_names.get(update.action_id),
+                "undoes": position.get(update.undoes_id),
+                "changes": changes.get(update.pk, []),
+            }
+            for update in updates
+        ],
+    }
+
+
+def _column_data(column: Column, numbers: dict[int, int]) -> dict:
+    return {
+        "dynasty": numbers[column.dynasty_id],
+        "name": column.name,
+        "kind": column.kind,
+        "minimum": column.minimum,
+        "maximum": column.maximum,
+        "allow_negative": column.allow_negative,
+        "clamp": column.clamp,
+        "choices": list(column.choices or []),
+        "default": column.default,
+        "order": column.order,
+        "hidden": column.hidden,
+        "description": column.description,
+        "created_at": format_time(column.created_at),
+        "retired_at": format_time(column.retired_at),
+    }
+
+
+def names_in_gndt(data: Any) -> set[str]:
+    """Every account name the ``gndt`` data mentions, for an importer that creates accounts first.
+
+    Malformed entries are skipped here; ``import_gndt`` reports them with their path.
+    """
+    names: set[str] = set()
+    if not isinstance(data, dict):
+        return names
+    for key, field in (("rows", "player"), ("log", "by"), ("lists", "by")):
+        entries = data.get(key)
+        for entry in entries if isinstance(entries, list) else []:
+            if isinstance(entry, dict) and isinstance(entry.get(field), str) and entry[field].strip():
+                names.add(entry[field])
+    return names
+
+
+# --- Import ----------------------------------------------------------------------------------------------
+
+
+class _Tables:
+    """What the data defines so far, by dynasty number, for checking references as they come."""
+
+    def __init__(self) -> None:
+        self.columns: dict[int, dict[str, Column]] = defaultdict(dict)
+        self.rows: dict[int, dict[str, Row]] = defaultdict(dict)
+        self.actions: dict[int, dict[str, Action]] = defaultdict(dict)
+        self.player_rows: dict[int, set[str]] = defaultdict(set)
+
+
+def import_gndt(
+    data: dict, *, users: dict[str, User], dynasties: dict[int, Dynasty], path: str = "gndt"
+) -> None:
+    """Check the ``gndt`` data of an archive, then write its columns, rows, values, actions, word lists,
+    scheduled effects and log. ``users`` maps names to accounts and ``dynasties`` numbers to dynasties;
+    every name and number the data mentions must be among them. Raises ``ArchiveError`` and writes nothing
+    when a field is bad.
+    """
+    if data is None:
+        return
+    root = Reader(data, path)
+    tables = _Tables()
+    columns = [_read_column(r, dynasties, tables) for r in _readers(root, "columns")]
+    all_names = frozenset(users)
+    rows = [_read_row(r, dynasties, users, tables, all_names) for r in _readers(root, "rows")]
+    existing = _existing_names(dynasties, tables)
+    for column, r in columns:
+        if column.name in existing["columns"].get(column.dynasty_id, ()):
+            raise ArchiveError(
+                r.at("name"),
+                ALREADY_THERE.format(number=column.dynasty.number, what="column", name=column.name),
+            )
+    for row, _, r in rows:
+        if row.name in existing["rows"].get(row.dynasty_id, ()):
+            raise ArchiveError(
+                r.at("name"), ALREADY_THERE.format(number=row.dynasty.number, what="row", name=row.name)
+            )
+    actions = [_read_action(r, dynasties, tables) for r in _readers(root, "actions")]
+    lists = [_read_list(r, dynasties, users) for r in _readers(root, "lists")]
+    log = [_read_update(r, i, dynasties, users, tables) for i, r in enumerate(_readers(root, "log"))]
+    effects = [_read_effect(r, dynasties, tables, len(log)) for r in _readers(root, "effects")]
+    for i, (update, _, undoes, r) in enumerate(log):
+        if undoes is not None:
+            if undoes >= i:
+                raise ArchiveError(r.at("undoes"), NOT_EARLIER)
+            if log[undoes][0].dynasty_id != update.dynasty_id:
+                raise ArchiveError(r.at("undoes"), OTHER_DYNASTY)
+    with transaction.atomic():
+        _write(columns, rows, actions, lists, log, effects, tables)
+
+
+def _readers(root: Reader, key: str) -> list[Reader]:
+    return [Reader(item, item_path) for item, item_path in root.items(key)]
+
+
+def _dynasty(r: Reader, dynasties: dict[int, Dynasty], *, nullable: bool = False) -> Dynasty | None:
+    number = r.integer("dynasty", required=not nullable)
+    if number is None:
+        return None
+    if number not in dynasties:
+        raise ArchiveError(r.at("dynasty"), UNKNOWN_DYNASTY.format(number=number))
+    return dynasties[number]
+
+
+def _account(r: Reader, key: str, users: dict[str, User]) -> User | None:
+    name = r.text(key, required=False, max_length=150) or None
+    if name is None:
+        return None
+    if name not in users:
+        raise ArchiveError(r.at(key), UNKNOWN_ACCOUNT.format(name=name))
+    return users[name]
+
+
+def _optional_integer(r: Reader, key: str) -> int | None:
+    return r.integer(key, required=False, minimum=-2_147_483_648)
+
+
+def _strings(r: Reader, key: str) -> list[str]:
+    value = r.data.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ArchiveError(r.at(key), NOT_A_LIST_OF_TEXT)
+    return [check_text(item, f"{r.at(key)}[{i}]") for i, item in enumerate(value)]
+
+
+def _read_column(r: Reader, dynasties, tables: _Tables) -> tuple[Column, Reader]:
+    dynasty = _dynasty(r, dynasties)
+    name = r.text("name", max_length=60)
+    kind = r.choice("kind", KINDS, required=False) or Column.TEXT
+    column = Column(
+        dynasty=dynasty,
+        name=name,
+        kind=kind,
+        minimum=_optional_integer(r, "minimum"),
+        maximum=_optional_integer(r, "maximum"),
+        allow_negative=r.boolean("allow_negative"),
+        clamp=r.boolean("clamp"),
+        choices=_strings(r, "choices"),
+        default=r.text("default", required=False, max_length=200),
+        order=r.integer("order", required=False) or 0,
+        hidden=r.boolean("hidden"),
+        description=r.text("description", required=False, max_length=300),
+        created_at=r.time("created_at", required=False),
+        retired_at=r.time("retired_at", required=False),
+    )
+    try:
+        spec = column.spec()
+    except ValueError as error:
+        raise ArchiveError(r.path, str(error)) from None
+    if spec.default is not None and kind != Column.PLAYER:
+        try:
+            validate_value(replace(spec, clamp=False), spec.default)
+        except CellValueError as error:
+            raise ArchiveError(r.at("default"), str(error)) from None
+    if name in tables.columns[dynasty.number]:
+        raise ArchiveError(r.at("name"), DUPLICATE.format(what="Column", name=name, number=dynasty.number))
+    tables.columns[dynasty.number][name] = column
+    return column, r
+
+
+def _existing_names(dynasties: dict[int, Dynasty], tables: _Tables) -> dict[str, dict[int, set[str]]]:
+    """Column and row names the database already holds for the dynasties the data touches."""
+    touched = [dynasties[number].pk for number in {*tables.columns, *tables.rows} if dynasties[number].pk]
+    found: dict[str, dict[int, set[str]]] = {"columns": defaultdict(set), "rows": defaultdict(set)}
+    for model, key in ((Column, "columns"), (Row, "rows")):
+        for dynasty_id, name in model.objects.filter(dynasty_id__in=touched).values_list(
+            "dynasty_id", "name"
+        ):
+            found[key][dynasty_id].add(name)
+    return found
+
+
+def _read_row(r: Reader, dynasties, users, tables: _Tables, all_names: frozenset[str]):
+    dynasty = _dynasty(r, dynasties)
+    name = r.text("name", max_length=150)
+    user = _account(r, "player", users)
+    if name in tables.rows[dynasty.number]:
+        raise ArchiveError(r.at("name"), DUPLICATE.format(what="Row", name=name, number=dynasty.number))
+    if user is not None:
+        if user.username in tables.player_rows[dynasty.number]:
+            raise ArchiveError(r.at("player"), PLAYER_TWICE.format(name=user.username, number=dynasty.number))
+        tables.player_rows[dynasty.number].add(user.username)
+    row = Row(
+        dynasty=dynasty,
+        user=user,
+        name=name,
+        order=r.integer("order", required=False) or 0,
+        created_at=r.time("created_at", required=False),
+        retired_at=r.time("retired_at", required=False),
+    )
+    tables.rows[dynasty.number][name] = row
+    values = r.child("values")
+    cells: dict[str, str] = {}
+    for column_name, raw in values.data.items() if values is not None else ():
+        where = values.at(column_name)
+        column = tables.columns[dynasty.number].get(column_name)
+        if column is None:
+            raise ArchiveError(where, UNKNOWN_COLUMN.format(number=dynasty.number, name=column_name))
+        if not isinstance(raw, str):
+            raise ArchiveError(where, "must be a string")
+        check_text(raw, where)
+        # Stored values are taken as they are, never clamped: a value out of bounds is refused, not altered.
+        try:
+            cells[column_name] = validate_value(replace(column.spec(), clamp=False), raw, players=all_names)
+        except CellValueError as error:
+            raise ArchiveError(where, str(error)) from None
+    return row, cells, r
+
+
+def _read_action(r: Reader, dynasties, tables: _Tables) -> Action:
+    dynasty = _dynasty(r, dynasties)
+    name = r.text("name", max_length=80)
+    if name in tables.actions[dynasty.number]:
+        raise ArchiveError(r.at("name"), DUPLICATE.format(what="Action", name=name, number=dynasty.number))
+    action = Action(
+        dynasty=dynasty,
+        name=name,
+        frequency=r.choice("frequency", FREQUENCIES),
+        weekly_cap=r.integer("weekly_cap", required=False, minimum=1),
+        description=r.text("description", required=False, max_length=300),
+        retired_at=r.time("retired_at", required=False),
+    )
+    tables.actions[dynasty.number][name] = action
+    return action
+
+
+def _read_list(r: Reader, dynasties, users) -> RandomListVersion:
+    return RandomListVersion(
+        dynasty=_dynasty(r, dynasties, nullable=True),
+        name=r.text("name", max_length=30),
+        entries=_strings(r, "entries"),
+        removed=r.boolean("removed"),
+        by=_account(r, "by", users),
+        at=r.time("at"),
+        note=r.text("note", required=False, max_length=300),
+    )
+
+
+def _read_update(r: Reader, index: int, dynasties, users, tables: _Tables):
+    dynasty = _dynasty(r, dynasties)
+    number = dynasty.number
+    action_name = r.text("action", required=False, max_length=80) or None
+    if action_name is not None and action_name not in tables.actions[number]:
+        raise ArchiveError(r.at("action"), UNKNOWN_ACTION.format(number=number, name=action_name))
+    rolls = r.data.get("rolls") or []
+    if not isinstance(rolls, list) or not all(isinstance(roll, dict) for roll in rolls):
+        raise ArchiveError(r.at("rolls"), "must be a list of objects")
+    update = Update(
+        dynasty=dynasty,
+        by=_account(r, "by", users),
+        at=r.time("at"),
+        comment=r.text("comment", required=False),
+        rolls=rolls,
+        source=r.choice("source", SOURCES, required=False) or Update.PLAYER,
+    )
+    update.action_name = action_name
+    undoes = r.integer("undoes", required=False)
+    changes = []
+    for change_reader in _readers(r, "changes"):
+        row_name = change_reader.text("row", max_length=150)
+        column_name = change_reader.text("column", max_length=60)
+        if row_name not in tables.rows[number]:
+            raise ArchiveError(change_reader.at("row"), UNKNOWN_ROW.format(number=number, name=row_name))
+        if column_name not in tables.columns[number]:
+            raise ArchiveError(
+                change_reader.at("column"), UNKNOWN_COLUMN.format(number=number, name=column_name)
+            )
+        changes.append(
+            (
+                row_name,
+                column_name,
+                change_reader.text("old", required=False),
+                change_reader.text("new", required=False),
+            )
+        )
+    return update, changes, undoes, r
+
+
+def _read_effect(r: Reader, dynasties, tables: _Tables, log_length: int):
+    dynasty = _dynasty(r, dynasties)
+    number = dynasty.number
+    column_name = r.text("column", max_length=60)
+    if column_name not in tables.columns[number]:
+        raise ArchiveError(r.at("column"), UNKNOWN_COLUMN.format(number=number, name=column_name))
+    row_name = r.text("row", required=False, max_length=150) or None
+    if row_name is not None and row_name not in tables.rows[number]:
+        raise ArchiveError(r.at("row"), UNKNOWN_ROW.format(number=number, name=row_name))
+    effect = ScheduledEffect(
+        dynasty=dynasty,
+        name=r.text("name", max_length=120),
+        target=r.choice("target", TARGETS),
+        delta=r.integer("delta", minimum=-2_147_483_648),
+        at_most=_optional_integer(r, "at_most"),
+        at_least=_optional_integer(r, "at_least"),
+        weekday=r.integer("weekday", required=False, maximum=6),
+        hour=r.integer("hour", required=False, maximum=23) or 0,
+        minute=r.integer("minute", required=False, maximum=59) or 0,
+        starts_at=r.time("starts_at"),
+        enabled=r.boolean("enabled", default=True),
+    )
+    effect.column_name, effect.row_name = column_name, row_name
+    runs = []
+    periods = set()
+    for run_reader in _readers(r, "runs"):
+        period = run_reader.text("period", max_length=12)
+        if period in periods:
+            raise ArchiveError(run_reader.at("period"), f"period {period!r} appears twice")
+        periods.add(period)
+        position = run_reader.integer("update", required=False)
+        if position is not None and position >= log_length:
+            raise ArchiveError(run_reader.at("update"), "is not a position in the log")
+        runs.append(
+            (
+                EffectRun(
+                    period_key=period,
+                    at=run_reader.time("at"),
+                    outcome=run_reader.choice("outcome", OUTCOMES),
+                    note=run_reader.text("note", required=False),
+                ),
+                position,
+            )
+        )
+    return effect, runs
+
+
+def _write(columns, rows, actions, lists, log, effects, tables: _Tables) -> None:
+    Column.objects.bulk_create([column for column, _ in columns], batch_size=BATCH)
+    Row.objects.bulk_create([row for row, _, _ in rows], batch_size=BATCH)
+    Cell.objects.bulk_create(
+        (
+            Cell(row=row, column=tables.columns[row.dynasty.number][name], value=value)
+            for row, cells, _ in rows
+            for name, value in cells.items()
+        ),
+        batch_size=BATCH,
+    )
+    Action.objects.bulk_create(actions, batch_size=BATCH)
+    RandomListVersion.objects.bulk_create(lists, batch_size=BATCH)
+    updates = []
+    for update, _, _, _ in log:
+        if update.action_name is not None:
+            update.action = tables.actions[update.dynasty.number][update.action_name]
+        updates.append(update)
+    Update.objects.bulk_create(updates, batch_size=BATCH)
+    with_undo = []
+    for update, _, undoes, _ in log:
+        if undoes is not None:
+            update.undoes = updates[undoes]
+            with_undo.append(update)
+    if with_undo:
+        Update.objects.bulk_update(with_undo, ["undoes"], batch_size=BATCH)
+    CellChange.objects.bulk_create(
+        (
+            CellChange(
+                update=update,
+                row=tables.rows[update.dynasty.number][row_name],
+                column=tables.columns[update.dynasty.number][column_name],
+                old=old,
+                new=new,
+            )
+            for update, changes, _, _ in log
+            for row_name, column_name, old, new in changes
+        ),
+        batch_size=BATCH,
+    )
+    for effect, _ in effects:
+        number = effect.dynasty.number
+        effect.column = tables.columns[number][effect.column_name]
+        effect.row = tables.rows[number][effect.row_name] if effect.row_name else None
+    ScheduledEffect.objects.bulk_create([effect for effect, _ in effects], batch_size=BATCH)
+    EffectRun.objects.bulk_create(
+        (
+            EffectRun(
+                effect=effect,
+                period_key=run.period_key,
+                at=run.at,
+                outcome=run.outcome,
+                note=run.note,
+                update=updates[position] if position is not None else None,
+            )
+            for effect, runs in effects
+            for run, position in runs
+        ),
+        batch_size=BATCH,
+    )
