@@ -66,6 +66,10 @@ class Page(models.Model):
         return self.protected or self.kind in (self.RULESET, self.GAMESTATE)
 
 
+class RevisionIsImmutable(Exception):
+    """A saved revision was about to be changed in place; history is append-only."""
+
+
 class RevisionQuerySet(models.QuerySet):
     def as_of(self, moment: datetime) -> Revision | None:
         """The revision that was current at ``moment`` (the last one saved by then), or None."""
@@ -115,6 +119,8 @@ class Revision(models.Model):
         return f"{self.page} r{self.number}"
 
     def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise RevisionIsImmutable(f"{self} was saved already; add a new revision instead.")
         self.size = len(self.text.encode("utf-8"))
         super().save(*args, **kwargs)
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from blognomic.services import post_create
-from ruleset.models import Page, ProtectionChange, Revision, RuleChange
+from ruleset.models import Page, ProtectionChange, Revision, RevisionIsImmutable, RuleChange
 from ruleset.services import (
     ADMINS_CREATE_KIND,
     ADMINS_ONLY,
@@ -108,6 +108,16 @@ def test_each_save_appends_the_next_number_and_leaves_earlier_revisions_untouche
     assert (second.number, third.number) == (2, 3)
     assert Page.objects.get(pk=chests.pk).current == third
     assert [r.number for r in other.revisions.order_by("number")] == [1, 2]
+
+
+def test_a_saved_revision_cannot_be_changed_in_place(t0):
+    """History is append-only: saving an existing revision again is refused."""
+    page = page_create(title="Notes", text="first", now=t0)
+    revision = page.current
+    revision.text = "rewritten history"
+    with pytest.raises(RevisionIsImmutable):
+        revision.save()
+    assert Revision.objects.get(pk=revision.pk).text == "first"
 
 
 def test_a_revision_records_the_post_that_caused_it(t0):
