@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST
-from django_htmx.http import retarget
+from django_htmx.http import reswap, retarget
 
 from dynasties.models import Dynasty
 from dynasties.selectors import GameState, game_state, roster_at
@@ -297,7 +297,7 @@ def _edit_refused(request, dynasty, state, error: str, typed: dict) -> HttpRespo
                     "chosen_action": request.POST.get("action", ""),
                 },
             )
-            return retarget(response, f"#cell-{row.pk}-{column.pk}")
+            return reswap(retarget(response, f"#cell-{row.pk}-{column.pk}"), "innerHTML")
     if request.htmx:
         return _render_table(request, None, error=error)
     return _render_edit_form(request, dynasty, state, error=error, typed=typed, status=400)

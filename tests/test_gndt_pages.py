@@ -155,7 +155,7 @@ def test_a_refused_inline_edit_keeps_the_form_open_with_the_reason(game, now):
         **HX,
     )
     html = response.content.decode()
-    assert response["HX-Retarget"] == f"#cell-{row_id}-{column_id}"
+    assert (response["HX-Retarget"], response["HX-Reswap"]) == (f"#cell-{row_id}-{column_id}", "innerHTML")
     assert "P03: Poker Table must be one of Button, Yes, -; got &#x27;Standing&#x27;." in html
     assert value(game, "P03", "Poker Table") == "-" and not Update.objects.filter(source="player").exists()
 
