@@ -148,6 +148,9 @@ def _table_context(request: HttpRequest, number: int | None, *, error: str = "")
             .values_list("number", flat=True)
         ),
         may_manage=request.user.is_authenticated and request.user.is_admin and not archived,
+        # Reversed once here rather than once per cell in the template.
+        edit_url=reverse("gndt_edit"),
+        cell_url=reverse("gndt_cell_form"),
     )
     return context
 
