@@ -193,7 +193,11 @@ def gndt_undo(*, update: Update, by: User, now: datetime, comment: str = "") -> 
         raise GndtError(COMMENT_TOO_LONG.format(limit=MAX_COMMENT_LENGTH, length=len(comment)))
     with transaction.atomic():
         # Locking the update itself puts two undos of it in a queue: the second sees the first.
-        target = Update.objects.select_for_update(of=("self",)).select_related("dynasty__emperor").get(pk=update.pk)
+        target = (
+            Update.objects.select_for_update(of=("self",))
+            .select_related("dynasty__emperor")
+            .get(pk=update.pk)
+        )
         dynasty = target.dynasty
         _check_may_update(dynasty, by, now)
         later_undo = Update.objects.filter(undoes=target).order_by("pk").first()
@@ -1103,21 +1107,19 @@ def gndt_start_dynasty(
     """Start ``new_dynasty``'s GNDT with the columns of ``old_dynasty`` named in ``keep_columns``.
 
     The kept columns keep their rules but not their values: every active player gets a row with each
-    column's starting value (Ruleset 21's stats "reset to zero or blank" at a new dynasty). The old table
-    becomes read-only, since a later dynasty now follows it. Returns the update that logs the starting
-    values (None when no column was kept).
+    column's starting value (Ruleset 21's stats "reset to zero or blank" at a new dynasty). Rows already
+    made in the new dynasty (a player who joined while it awaited its Ascension Address) are kept and get
+    the starting values too. The old table becomes read-only, since a later dynasty now follows it.
+    Returns the update that logs the starting values (None when there were none to write).
     """
     _require_admin(by, "start a new GNDT")
     if new_dynasty.number <= old_dynasty.number:
         raise GndtError(NEW_DYNASTY_NOT_LATER.format(new=new_dynasty.number, old=old_dynasty.number))
     keep = [name.strip() for name in keep_columns]
     with transaction.atomic():
-        if (
-            Column.objects.filter(dynasty=new_dynasty).exists()
-            or Row.objects.filter(dynasty=new_dynasty).exists()
-        ):
+        if Column.objects.filter(dynasty=new_dynasty).exists():
             raise GndtError(NEW_DYNASTY_HAS_TABLE.format(dynasty=new_dynasty.name))
-        old_columns = {column.name: column for column in Column.objects.in_use().filter(dynasty=old_dynasty)}
+        old_columns = {column.name: column for column in Column.objects.filter(dynasty=old_dynasty)}
         unknown = [name for name in keep if name not in old_columns]
         if unknown:
             raise _refusal([KEEP_UNKNOWN.format(dynasty=old_dynasty.name, column=name) for name in unknown])
@@ -1130,16 +1132,24 @@ def gndt_start_dynasty(
         old_order = dict(
             Row.objects.filter(dynasty=old_dynasty).exclude(user=None).values_list("user_id", "order")
         )
+        existing = Row.objects.filter(dynasty=new_dynasty)
+        have_rows = set(existing.exclude(user=None).values_list("user_id", flat=True))
+        taken = set(existing.values_list("name", flat=True))
         players = sorted(
-            User.objects.active_at(now),
+            (
+                user
+                for user in User.objects.active_at(now)
+                if user.pk not in have_rows and user.username not in taken
+            ),
             key=lambda user: (user.pk not in old_order, old_order.get(user.pk, 0), user.username),
         )
+        first = len(taken)
         Row.objects.bulk_create(
-            Row(dynasty=new_dynasty, user=user, name=user.username, order=i + 1)
+            Row(dynasty=new_dynasty, user=user, name=user.username, order=first + i + 1)
             for i, user in enumerate(players)
         )
-        rows = list(Row.objects.filter(dynasty=new_dynasty))
+        rows = list(Row.objects.in_use().filter(dynasty=new_dynasty))
         writes = _starting_writes(rows, new_dynasty)
-        if not kept:
+        if not writes:
             return None
         return _log_admin(new_dynasty, by, now, f"The GNDT of {new_dynasty.name} begins", writes)

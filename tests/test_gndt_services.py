@@ -589,3 +589,18 @@ def test_starting_a_dynasty_with_an_unknown_column_writes_nothing(game, t0):
     with pytest.raises(GndtError, match="has no column “Gold” to keep"):
         gndt_start_dynasty(old_dynasty=game.dynasty, new_dynasty=new, keep_columns=["Money", "Gold"], now=t0)
     assert not Column.objects.filter(dynasty=new).exists() and not Row.objects.filter(dynasty=new).exists()
+
+
+def test_a_player_who_joined_before_the_ascension_address_keeps_their_row(game, t0):
+    """A player who joins between the Declaration of Victory and the Ascension Address already has a row in
+    the new dynasty; starting the new table keeps it and gives it the starting values."""
+    from gndt.roster import gndt_player_joined
+
+    new = make_dynasty(emperor=game.player("P03"), started_at=t0, number=2)
+    newcomer = make_player("Prince Anduril", joined_at=t0)
+    gndt_player_joined(dynasty=new, user=newcomer, now=t0 + timedelta(minutes=1))
+    gndt_start_dynasty(old_dynasty=game.dynasty, new_dynasty=new, keep_columns=["Money"],
+                       now=t0 + timedelta(minutes=2))
+    assert value(new, "Prince Anduril", "Money") == "300"
+    assert Row.objects.filter(dynasty=new, user=newcomer).count() == 1
+    assert Row.objects.filter(dynasty=new).count() == 6
