@@ -8,6 +8,7 @@ a plain-HTML twin, so the pages work without JavaScript.
 from __future__ import annotations
 
 import csv
+import re
 from datetime import UTC, datetime
 
 from django.contrib import messages
@@ -195,11 +196,24 @@ def gndt_export(request: HttpRequest, number: int | None = None) -> HttpResponse
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="gndt-dynasty-{dynasty.number}{suffix}.csv"'
     writer = csv.writer(response)
-    writer.writerow(["Name", "Group", *(column.name for column in table.columns)])
+    writer.writerow(["Name", "Group", *(spreadsheet_safe(column.name) for column in table.columns)])
     for group, entries in (("player", table.rows), ("other", table.other_rows), ("idle", table.idle_rows)):
         for entry in entries:
-            writer.writerow([entry.row.name, group, *entry.values])
+            writer.writerow([spreadsheet_safe(entry.row.name), group, *map(spreadsheet_safe, entry.values)])
     return response
+
+
+_NUMBER = re.compile(r"[+-]?[0-9][0-9,]*")
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A cell a spreadsheet will not run as a formula: text typed by players such as ``=HYPERLINK(…)`` gets
+    a leading apostrophe. Numbers (``-4``) and the lone ``-`` that many columns use are left alone."""
+    if text[:1] in ("=", "@", "\t", "\r") or (
+        text[:1] in ("+", "-") and text != "-" and not _NUMBER.fullmatch(text)
+    ):
+        return "'" + text
+    return text
 
 
 def gndt_cell_form(request: HttpRequest) -> HttpResponse:

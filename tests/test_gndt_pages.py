@@ -108,6 +108,10 @@ def test_the_table_as_it_stood_at_a_past_moment_and_as_csv(client, game, now):
     )
     assert next(row for row in old if row[0] == "P03")[2] == "300"
     assert ["The Pot", "other"] == next(row for row in old if row[0] == "The Pot")[:2]
+    update(game, game.player("P04"), {("P04", "Items"): "=HYPERLINK(evil)", ("P04", "Pieces"): "-4"}, now=now)
+    rows = list(csv.reader(io.StringIO(client.get(reverse("gndt_export")).content.decode())))
+    p04 = dict(zip(header, next(row for row in rows if row[0] == "P04"), strict=True))
+    assert (p04["Items"], p04["Pieces"], p04["Poker Table"]) == ("'=HYPERLINK(evil)", "-4", "-")
     bad = client.get(reverse("gndt_table") + "?at=yesterday").content.decode()
     assert "“yesterday” is not a date and time" in bad
 
