@@ -66,7 +66,7 @@ def dynasty_begin_from_declaration(*, declaration: Post, now: datetime) -> Dynas
 def emperor_hand_over(*, dynasty: Dynasty, by: User, to: User, now: datetime) -> Dynasty:
     """Before the Ascension Address, the new Emperor may pass the role to another player."""
     with transaction.atomic():
-        dynasty = Dynasty.objects.select_for_update().select_related("emperor").get(pk=dynasty.pk)
+        dynasty = Dynasty.objects.select_for_update(of=("self",)).select_related("emperor").get(pk=dynasty.pk)
         if not dynasty.awaiting_ascension:
             raise SuccessionError(NOTHING_AWAITS)
         if dynasty.emperor_id != by.pk:
@@ -111,7 +111,7 @@ def ascension_address_post(*, author: User, title: str, body: str, theme: str, p
     if len((body or "").encode("utf-8")) > 100 * 1024:
         raise SuccessionError(BODY_TOO_LONG)
     with transaction.atomic():
-        dynasty = Dynasty.objects.select_for_update().select_related("emperor").filter(
+        dynasty = Dynasty.objects.select_for_update(of=("self",)).select_related("emperor").filter(
             ended_at__isnull=True).order_by("-number").first()
         if dynasty is None or dynasty.declaration_id is None:
             raise SuccessionError(NOTHING_AWAITS)

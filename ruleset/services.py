@@ -339,7 +339,8 @@ def snapshot_title(dynasty_number: int) -> str:
 def ruleset_snapshot(*, dynasty_number: int, now: datetime, author=None) -> Page:
     """Keep the Ruleset as it stood at ``now`` as a protected page "Ruleset <dynasty_number>".
 
-    Call it when a dynasty starts, with ``now`` the moment it started: the copy is the Ruleset's revision
+    The Ascension Address calls it with the number of the dynasty that just ended, before changing the
+    Ruleset, with ``now`` the moment of the change: the copy is the Ruleset's revision
     current at that moment, so a late call still copies the right text. Idempotent: if the snapshot page
     exists already it is returned unchanged. Raises ``WikiError`` when there is no Ruleset yet or it had
     no revision by ``now``.
@@ -358,7 +359,7 @@ def ruleset_snapshot(*, dynasty_number: int, now: datetime, author=None) -> Page
             kind=Page.RULESET,
             author=author,
             text=revision.text,
-            summary=f"The Ruleset at the start of dynasty {dynasty_number} (revision {revision.number})",
+            summary=f"The Ruleset as dynasty {dynasty_number} left it (revision {revision.number})",
             now=now,
             slug=f"{RULESET_SLUG}-{dynasty_number}",
             protected=True,

@@ -281,6 +281,11 @@ def import_archive(data: Any) -> dict[str, int]:
         _write_absences(parsed, users)
         posts = _write_posts(parsed, users, dynasties)
         _write_pages(parsed, users, posts, pages)
+        if parsed.pages:
+            from ruleset.services import rule_changes_index
+
+            # Rule histories need to know which rules each imported Ruleset revision changed.
+            rule_changes_index()
     return {"players": len(parsed.players), "dynasties": len(parsed.dynasties), "posts": len(parsed.posts),
             "comments": sum(len(p["comments"]) for p in parsed.posts), "pages": len(parsed.pages),
             "revisions": sum(len(p["revisions"]) for p in parsed.pages)}
