@@ -139,6 +139,7 @@ CELERY_BEAT_SCHEDULE = {
                                  "schedule": _every(crontab(minute=1))},
     "report-idle-candidates": {"task": "dynasties.tasks.report_idle_candidates",
                                "schedule": _every(crontab(hour=9, minute=0))},
+    "apply-gndt-effects": {"task": "gndt.tasks.apply_scheduled_effects", "schedule": _every(crontab(minute="*"))},
 }
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

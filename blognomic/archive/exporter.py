@@ -11,6 +11,7 @@ from collections import defaultdict
 from blognomic.archive.fields import FORMAT, VERSION, format_time
 from blognomic.models import Comment, Post
 from dynasties.models import Absence, Dynasty, Game, User
+from gndt.archive import export_gndt
 from ruleset.models import Page, Revision
 from votes.models import Resolution
 
@@ -24,6 +25,7 @@ def export_archive() -> dict:
         "players": _players(),
         "dynasties": _dynasties(names),
         "posts": _posts(names),
+        "gndt": export_gndt(),
         "wiki": {"pages": _pages(names)},
     }
 

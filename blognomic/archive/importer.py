@@ -39,10 +39,6 @@ CHUNK = 500
 NAME_MAX_LENGTH = 150
 POST_ID_MAX_LENGTH = 200
 
-GNDT_NOT_SUPPORTED = (
-    "importing GNDT columns, rows and log is not supported yet; omit \"gndt\" or leave its lists empty"
-)
-
 _names = PlayerNameValidator()
 
 __all__ = ["ArchiveError", "import_archive", "parse_archive"]
@@ -56,6 +52,7 @@ class Parsed:
     posts: list[dict] = field(default_factory=list)
     pages: list[dict] = field(default_factory=list)
     accounts: set[str] = field(default_factory=set)  # every name mentioned, players or not
+    gndt: dict | None = None
     # Rows referred to but not in the archive: they must already be in the database (a partial archive).
     # Each maps to the path of its first mention, for the error message.
     dynasty_refs: dict[int, str] = field(default_factory=dict)
@@ -100,8 +97,17 @@ def parse_archive(data: Any) -> Parsed:
     for item, path in root.items("posts"):
         parsed.posts.append(_parse_post(Reader(item, path), parsed, ids, numbers))
     gndt = root.child("gndt")
-    if gndt is not None and any(value not in (None, [], {}) for value in gndt.data.values()):
-        raise ArchiveError("gndt", GNDT_NOT_SUPPORTED)
+    if gndt is not None:
+        from gndt.archive import names_in_gndt
+
+        parsed.gndt = gndt.data
+        # Row owners and log authors need accounts before the GNDT is written; import_gndt checks the rest.
+        for name in names_in_gndt(gndt.data):
+            try:
+                _names(name)
+            except Exception:  # noqa: BLE001 - reported with its path by import_gndt
+                continue
+            parsed.accounts.add(name)
     wiki = root.child("wiki")
     if wiki is not None:
         titles: set[str] = set()
@@ -281,6 +287,11 @@ def import_archive(data: Any) -> dict[str, int]:
         _write_absences(parsed, users)
         posts = _write_posts(parsed, users, dynasties)
         _write_pages(parsed, users, posts, pages)
+        if parsed.gndt:
+            from gndt.archive import import_gndt
+
+            every_dynasty = {d.number: d for d in Dynasty.objects.all()}
+            import_gndt(parsed.gndt, users=users, dynasties={**every_dynasty, **dynasties}, path="gndt")
         if parsed.pages:
             from ruleset.services import rule_changes_index
 
