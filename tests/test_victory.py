@@ -71,3 +71,27 @@ def test_new_emperor_may_hand_the_role_on_before_ascending(players, t0):
         emperor_hand_over(dynasty=dynasty, by=players[4], to=players[5], now=t0 + timedelta(hours=14))
     emperor_hand_over(dynasty=dynasty, by=players[2], to=players[5], now=t0 + timedelta(hours=14))
     assert Dynasty.objects.current().emperor == players[5]
+
+
+def test_only_the_new_emperor_may_post_the_ascension_address(client, players, t0):
+    """An Ascension Address by anyone but the new Emperor is refused and writes nothing."""
+    from dynasties.succession import ascension_address_post
+
+    def ascend(author, at):
+        return ascension_address_post(author=author, title="", body="", theme="Pirates", player_term="Hunter",
+                                      emperor_term="Pirate", keep_rules=[], keep_columns=[], now=at)
+
+    with pytest.raises(SuccessionError, match="No new dynasty is waiting"):
+        ascend(players[2], t0)
+    winner = declare(players[2], t0)
+    for voter in (players[0], *players[4:7]):
+        vote(winner, voter, "for", at=t0 + timedelta(hours=1))
+    matter_resolve(post=winner, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
+    with pytest.raises(SuccessionError, match="Only the new Emperor, P03"):
+        ascend(players[4], t0 + timedelta(hours=14))
+    assert not Post.objects.filter(kind="ascension").exists()
+    from tests.factories import PASSWORD
+
+    client.login(username="P05", password=PASSWORD)
+    html = client.get("/ascension/").content.decode()
+    assert "Only the new Emperor" in html and "ascension-form" not in html

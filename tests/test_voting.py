@@ -194,3 +194,17 @@ def test_simultaneous_proposals_cannot_slip_past_the_limit(table, t0):
     with pytest.raises(PostError, match=r"2 Proposals pending \(the limit is 2\)"):
         make_proposal(players[2], at=t0 + timedelta(minutes=2), title="Proposal: Third")
     assert Post.objects.filter(author=players[2]).count() == 2
+
+
+def test_tally_reasons_use_the_dynasty_terms(client, t0):
+    """Every page uses the current terms: the tally's reasons speak of Hunters, not Players."""
+    from dynasties.models import Dynasty
+
+    players = make_table(5, start=t0)
+    Dynasty.objects.update(player_term="Hunter", emperor_term="Pirate")
+    proposal = make_proposal(players[2], at=t0)
+    vote(proposal, players[3], "against", at=t0 + timedelta(hours=1))
+    with time_machine.travel(t0 + timedelta(hours=2), tick=False):
+        html = client.get(proposal.get_absolute_url()).content.decode()
+    reasons = html.split('<ul class="reasons">')[1].split("</ul>")[0]
+    assert "hunters" in reasons.lower() and "players" not in reasons.lower()

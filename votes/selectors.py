@@ -99,7 +99,18 @@ class MatterView:
     can_comment: bool = False
     may_resolve: bool = False
     is_stale: bool = False
+    terms: dict[str, str] = field(default_factory=dict)  # the dynasty's words for "Player" and "Emperor"
     hiatus_message: str = ""  # set when the hiatus forbids resolving this kind of matter now
+
+    @property
+    def reasons(self) -> list[str]:
+        """The engine's reasons, in the dynasty's own words ("Hunters", "the Pirate")."""
+        if not self.judgement:
+            return []
+        from ruleset.keywords import replace_keywords
+
+        renames = {old: new for old, new in self.terms.items() if new and new != old}
+        return [replace_keywords(reason, renames) if renames else reason for reason in self.judgement.reasons]
 
     @property
     def tally(self) -> engine.Tally | None:
@@ -153,7 +164,8 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
     """Judge one post whose comments were prefetched, marking each comment's part in the tally."""
     comments = list(post.comments.all())
     rows = [CommentRow(comment=c) for c in comments]
-    view = MatterView(post=post, judgement=None, rows=rows)
+    view = MatterView(post=post, judgement=None, rows=rows,
+                      terms={"Player": state.player_term, "Emperor": state.emperor_term})
     view.can_comment = viewer.is_authenticated and not post.is_resolved
     view.may_resolve = viewer.is_authenticated and getattr(viewer, "is_admin", False)
     if not post.is_votable:
@@ -182,10 +194,6 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
     view.columns = _vote_columns(view.judgement, matter.ballots)
     view.allowed_icons = allowed_icons_for(post, viewer=viewer, state=state) if post.is_pending else []
     return view
-
-
-def profile_name() -> str:
-    return Game.load().profile
 
 
 def pending_at(moment: datetime, *, kinds: Sequence[str] | None = None) -> list[Post]:
