@@ -14,6 +14,7 @@ from django.db import transaction
 from blognomic.models import Kind
 from blognomic.services import post_create
 from dynasties.models import Absence, Dynasty, Game, User
+from dynasties.services import application_submit
 from gndt.models import Cell, CellChange, Column, Row, Update
 from ruleset.models import Page
 from ruleset.services import page_create
@@ -55,8 +56,13 @@ def build_demo(*, now: datetime) -> None:
     Absence.objects.filter(user=users[IDLE]).update(dynasty=dynasty)
     page_create(title="Ruleset", kind=Page.RULESET, author=users["Ada"], text=RULESET_TEXT,
                 summary="Starter ruleset for the First Dynasty of Wren", now=start, slug="ruleset")
+    page_create(title="Sightings", kind=Page.GAMESTATE, author=users["Ada"], now=start + timedelta(days=2),
+                text="== Sightings ==\n* Day 2: a three-masted ship, far out, heading north.\n"
+                     "* Day 5: seals on the lower rocks.\n", summary="Gamestate page for sightings")
     _build_gndt(dynasty, users, at=start + timedelta(minutes=5))
     _build_posts(users, now=now)
+    application_submit(name="Hopeful Harriet", password=DEMO_PASSWORD * 2, ip_address=None,
+                       message="I have kept a lamp before, on a smaller rock.", now=now - timedelta(hours=3))
 
 
 def _build_gndt(dynasty: Dynasty, users: dict[str, User], *, at: datetime) -> None:
@@ -86,6 +92,20 @@ def _build_gndt(dynasty: Dynasty, users: dict[str, User], *, at: datetime) -> No
     storehouse = Row.objects.create(dynasty=dynasty, name="The Storehouse", order=order + 1)
     Cell.objects.create(row=storehouse, column=columns[0], value="40")
     CellChange.objects.create(update=update, row=storehouse, column=columns[0], old="", new="40")
+
+    from gndt.services import gndt_action_save, gndt_effect_save, gndt_update
+
+    admin = users["Ada"]
+    trim = gndt_action_save(dynasty=dynasty, by=admin, now=at, name="Trim the Wick", frequency="daily",
+                            description="Rule 2.3: roll DICE6 and gain that much Oil.")
+    gndt_action_save(dynasty=dynasty, by=admin, now=at, name="Change Shift", frequency="daily",
+                     description="Rule 2.2")
+    gndt_effect_save(dynasty=dynasty, by=admin, now=at, name="Supply boat", column=columns[0], delta=2,
+                     target="row", row=storehouse, at_most=100, weekday=0, hour=6, minute=0)
+    later = at + timedelta(days=28)
+    fenna = users["Fenna"]
+    gndt_update(dynasty=dynasty, by=fenna, changes={("Fenna", "Oil"): "11"}, seen={("Fenna", "Oil"): "7"},
+                comment="Trimmed the wick on the night shift: +4 Oil", action=trim, now=later)
 
 
 def _build_posts(users: dict[str, User], *, now: datetime) -> None:
