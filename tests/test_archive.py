@@ -666,6 +666,7 @@ def test_export_to_a_missing_directory_fails_cleanly(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["taken"]
 
 
+@pytest.mark.django_db(transaction=True)
 def test_the_demo_game_survives_a_round_trip_with_its_gndt():
     """Import → export → import gives the same game, GNDT columns, rows, values and log included."""
     from django.core.management import call_command as run
