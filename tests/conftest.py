@@ -33,6 +33,15 @@ def eager_celery(settings):
 
 
 @pytest.fixture
+def postgres_only():
+    """Row locking is tested on PostgreSQL (the suite's second run); SQLite serialises every write anyway."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locking is tested on PostgreSQL (the suite's second run)")
+
+
+@pytest.fixture
 def t0() -> datetime:
     return datetime(2016, 7, 25, 12, 0, tzinfo=UTC)
 

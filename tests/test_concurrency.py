@@ -11,44 +11,17 @@ import time
 from datetime import timedelta
 
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from blognomic.models import Comment, Post
+from tests.concurrency import run_together
 from tests.factories import PASSWORD, make_proposal, make_table
 from votes.services import VoteError, comment_add, matter_resolve
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def postgres_only():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locking is tested on PostgreSQL (the suite's second run)")
-
-
-def run_together(functions):
-    """Start every function at the same instant, each in its own thread (and so its own connection)."""
-    barrier = threading.Barrier(len(functions))
-    results: list = [None] * len(functions)
-
-    def runner(i, fn):
-        try:
-            barrier.wait()
-            results[i] = fn()
-        except Exception as error:  # noqa: BLE001 - reported back to the test
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=runner, args=(i, fn)) for i, fn in enumerate(functions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres_only")]
 
 
 def test_simultaneous_votes_are_all_counted():

@@ -7,11 +7,9 @@ write, which proves nothing about locking).
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -25,43 +23,16 @@ from gndt.services import (
     gndt_undo,
     gndt_update,
 )
+from tests.concurrency import run_together
 from tests.factories import PASSWORD
 from tests.gndt.builders import make_gndt, value
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def postgres_only():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locking is tested on PostgreSQL (the suite's second run)")
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres_only")]
 
 
 @pytest.fixture
 def game():
     return make_gndt(timezone.now() - timedelta(hours=1))
-
-
-def run_together(functions):
-    """Start every function at the same instant, each in its own thread (and so its own connection)."""
-    barrier = threading.Barrier(len(functions))
-    results: list = [None] * len(functions)
-
-    def runner(i, fn):
-        try:
-            barrier.wait()
-            results[i] = fn()
-        except Exception as error:  # noqa: BLE001 - reported back to the test
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=runner, args=(i, fn)) for i, fn in enumerate(functions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
 
 
 def test_simultaneous_edits_of_one_cell_through_the_web_keep_exactly_one(game):

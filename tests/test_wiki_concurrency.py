@@ -6,49 +6,20 @@ write, which proves nothing about locking).
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from ruleset.models import Page
 from ruleset.services import EditConflict, page_create, revision_add, ruleset_snapshot
+from tests.concurrency import run_together
 from tests.factories import make_player
 from tests.test_wiki_services import make_ruleset
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres_only")]
 
 EDITORS = 10
-
-
-@pytest.fixture(autouse=True)
-def postgres_only():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locking is tested on PostgreSQL (the suite's second run)")
-
-
-def run_together(functions):
-    """Start every function at the same instant, each in its own thread (and so its own connection)."""
-    barrier = threading.Barrier(len(functions))
-    results: list = [None] * len(functions)
-
-    def runner(i, fn):
-        try:
-            barrier.wait()
-            results[i] = fn()
-        except Exception as error:  # noqa: BLE001 - reported back to the test
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=runner, args=(i, fn)) for i, fn in enumerate(functions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
 
 
 def test_editors_saving_on_the_same_revision_at_once_get_one_save_and_the_rest_conflicts():
