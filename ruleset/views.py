@@ -273,8 +273,11 @@ def wiki_edit(request: HttpRequest, slug: str) -> HttpResponse:
         return _forbidden(request, refusal)
     if request.method == "GET":
         current = selectors.revision_by_number(page, page.current.number) if page.current_id else None
+        # An admin arriving from an enactment gets the summary and the cause filled in.
         form = RevisionForm(initial={"text": current.text if current else "", "base": page.current.number
-                                     if page.current_id else 0})
+                                     if page.current_id else 0,
+                                     "summary": request.GET.get("summary", "")[:300],
+                                     "post": request.GET.get("post", "")[:200]})
         return render(request, "ruleset/edit.html", _page_context(request, page, now, form=form, tab="edit"))
     form = RevisionForm(request.POST)
     if not form.is_valid():

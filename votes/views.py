@@ -109,7 +109,9 @@ def admin_panel(request: HttpRequest) -> HttpResponse:
         .distinct()
         .order_by("-posted_at")[:10]
     )
-    return render(request, "votes/admin_panel.html", {"views": views, "recent": recent, "reopen_form": ReopenForm()})
+    just_enacted = request.session.pop("enacted_for_ruleset", None)
+    return render(request, "votes/admin_panel.html", {"views": views, "recent": recent, "reopen_form": ReopenForm(),
+                                                      "just_enacted": just_enacted})
 
 
 @require_POST
@@ -123,6 +125,8 @@ def resolve(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         post.refresh_from_db()
         messages.success(request, f"“{post.title}”: {post.display_status}.")
+        if post.outcome == "enacted" and post.kind in ("proposal", "cfj"):
+            request.session["enacted_for_ruleset"] = [post.slug, f"Enacting {post.get_kind_display()}: {post.subject}"]
     return redirect("admin_panel")
 
 

@@ -77,7 +77,9 @@ def test_two_players_vote_and_an_admin_enacts(browser, live_server, screenshots_
     block = admin.locator("#panel-lanterns-for-all")
     expect(block.locator("button.fail")).to_have_count(0)
     block.locator("button.enact").click()
-    expect(admin.locator(".message.success")).to_contain_text("Enacted")
+    expect(admin.locator(".messages .message.success")).to_contain_text("Enacted")
+    expect(admin.locator("a", has_text="edit the Ruleset")).to_have_attribute(
+        "href", "/wiki/ruleset/edit/?post=lanterns-for-all&summary=Enacting%20Proposal%3A%20Lanterns%20For%20All")
     admin.screenshot(path=os.path.join(screenshots_dir, "admin-panel-enacted.png"), full_page=True)
 
     alice.goto(live_server.url + url)

@@ -62,7 +62,7 @@ def test_declaration_enactment_and_ascension_rename_the_players(browser, live_se
     Post.objects.filter(kind="dov").update(posted_at=now - timedelta(hours=13))
     log_in(pages["admin"], base, admin.username, PASSWORD, "/admin-panel/")
     pages["admin"].locator("button.enact").click()
-    expect(pages["admin"].locator(".message.success")).to_contain_text("Enacted")
+    expect(pages["admin"].locator(".messages .message.success")).to_contain_text("Enacted")
     expect(pages["admin"].locator(".hiatus-banner")).to_contain_text("awaits its ascension address")
 
     page.goto(base + "/")
