@@ -23,20 +23,35 @@ def _listing(request: HttpRequest, posts, *, template: str = "blog/post_list.htm
     """A page of posts, each with its comment count and, for pending matters, a short tally."""
     now = timezone.now()
     request.game_state = game_state(now)
-    posts = posts.for_listing().annotate(comment_count=Count("comments")).order_by("-posted_at", "-pk")
-    page = Paginator(posts, POSTS_PER_PAGE).get_page(request.GET.get("page"))
-    judgements = judge_posts(list(page.object_list), state=request.game_state, now=now)
+    page = Paginator(posts.for_listing().order_by("-posted_at", "-pk"), POSTS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    page.object_list = list(page.object_list)
+    sticky = context.get("sticky", [])
+    with_comment_counts([*page.object_list, *sticky])
+    judgements = judge_posts(page.object_list, state=request.game_state, now=now)
     return render(request, template, {"page": page, "judgements": judgements, **context})
 
 
-def front_page(request: HttpRequest) -> HttpResponse:
-    sticky = (
-        Post.objects.filter(kind=Kind.STORY, sticky=True)
-        .for_listing()
-        .annotate(comment_count=Count("comments"))
-        .order_by("-posted_at")[:3]
+def with_comment_counts(posts: list[Post]) -> None:
+    """Set ``comment_count`` on each post with one query over just these posts.
+
+    Annotating the listing query instead would group every post with all its comments before the page is
+    cut, which grows with the whole archive.
+    """
+    counts = dict(
+        Comment.objects.filter(post__in=[post.pk for post in posts])
+        .values_list("post")
+        .annotate(n=Count("pk"))
+        .values_list("post", "n")
     )
-    return _listing(request, Post.objects.all(), template="blog/front_page.html", sticky=list(sticky))
+    for post in posts:
+        post.comment_count = counts.get(post.pk, 0)
+
+
+def front_page(request: HttpRequest) -> HttpResponse:
+    sticky = list(Post.objects.filter(kind=Kind.STORY, sticky=True).for_listing().order_by("-posted_at")[:3])
+    return _listing(request, Post.objects.all(), template="blog/front_page.html", sticky=sticky)
 
 
 def month_archive(request: HttpRequest, year: int, month: int) -> HttpResponse:
@@ -65,7 +80,8 @@ def post_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 def player_detail(request: HttpRequest, name: str) -> HttpResponse:
     user = get_object_or_404(User, username=name)
-    posts = Post.objects.filter(author=user).for_listing().annotate(comment_count=Count("comments"))[:50]
+    posts = list(Post.objects.filter(author=user).for_listing().order_by("-posted_at")[:50])
+    with_comment_counts(posts)
     votes = (
         Comment.objects.filter(author=user, icon__isnull=False)
         .select_related("post")
