@@ -55,17 +55,9 @@ class UserQuerySet(models.QuerySet):
         )
         return self.filter(joined_at__lte=moment).exclude(Exists(away))
 
-    def absent_at(self, moment: datetime, kind: str | None = None) -> UserQuerySet:
-        away = Absence.objects.filter(user=OuterRef("pk"), started_at__lte=moment).filter(
-            Q(ended_at__isnull=True) | Q(ended_at__gt=moment)
-        )
-        if kind:
-            away = away.filter(kind=kind)
-        return self.filter(joined_at__lte=moment).filter(Exists(away))
-
 
 class PlayerManager(UserManager.from_queryset(UserQuerySet)):
-    pass
+    """Django's user manager (create_user, createsuperuser) with the roster's queryset methods."""
 
 
 class User(AbstractUser):

@@ -173,7 +173,7 @@ def _sort_rows(group: list[TableRow], columns: list[Column], column: Column | No
             try:
                 return (0, int(value), "")
             except ValueError:
-                pass
+                pass  # a placeholder such as "-" in a number column sorts with the text
         return (1 if value else 2, 0, value.casefold())
 
     # Blank cells stay last in both directions.
