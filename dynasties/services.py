@@ -33,6 +33,7 @@ ALREADY_IDLE = "{name} is already idle."
 NOT_IDLE = "{name} is not idle."
 NOT_A_PLAYER = "{name} is not a player."
 RENAME_NEEDS_ENACTED_PROPOSAL = "A rename must cite an enacted Proposal that approved it."
+LAST_ADMIN = "The game needs at least one admin; make someone else an admin first."
 APPLICATIONS_PER_ADDRESS_PER_DAY = 3
 
 
@@ -222,3 +223,18 @@ def idle_candidates(*, now: datetime) -> list[tuple[User, datetime | None]]:
         if last is None or last <= cutoff:
             found.append((user, last))
     return found
+
+
+def player_set_admin(*, user: User, is_admin: bool, by: User, now: datetime) -> User:
+    """Admins add or remove admins, as a Proposal, a CfJ or a resignation decides."""
+    if not by.is_admin:
+        raise RosterError(NOT_AN_ADMIN)
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        if not user.is_player:
+            raise RosterError(NOT_A_PLAYER.format(name=user.username))
+        if not is_admin and user.is_admin and User.objects.filter(is_admin=True).count() == 1:
+            raise RosterError(LAST_ADMIN)
+        user.is_admin = is_admin
+        user.save(update_fields=["is_admin"])
+        return user

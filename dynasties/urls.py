@@ -9,6 +9,7 @@ urlpatterns = [
     path("roster/<path:name>/idle/", views.idle, name="idle"),
     path("roster/<path:name>/unidle/", views.unidle, name="unidle"),
     path("roster/<path:name>/rename/", views.rename, name="rename"),
+    path("roster/<path:name>/admin/", views.set_admin, name="set_admin"),
     path("leave/", views.leave, name="leave"),
     path("ascension/", views.ascension, name="ascension"),
     path("notices/", views.notifications, name="notifications"),

@@ -89,6 +89,16 @@ def unidle(request: HttpRequest, name: str) -> HttpResponse:
 
 
 @require_POST
+def set_admin(request: HttpRequest, name: str) -> HttpResponse:
+    _require_admin(request)
+    user = get_object_or_404(User, username=name)
+    make_admin = request.POST.get("admin") == "yes"
+    return _acted(request, lambda: services.player_set_admin(user=user, is_admin=make_admin, by=request.user,
+                                                             now=timezone.now()),
+                  f"{user} is {'now' if make_admin else 'no longer'} an admin.", "roster")
+
+
+@require_POST
 @login_required
 def leave(request: HttpRequest) -> HttpResponse:
     if request.POST.get("confirm") != "yes":

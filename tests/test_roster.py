@@ -123,3 +123,17 @@ def test_rename_needs_an_admin_and_an_enacted_proposal(players, t0):
     assert Rename.objects.get().old_name == "P03"
     assert Row.objects.get(user=players[2]).name == "Ishmael"
     assert User.objects.filter(username="Ishmael").exists()
+
+
+def test_admins_make_and_remove_admins_but_never_the_last(client, players, t0):
+    from dynasties.services import player_set_admin
+    from tests.factories import PASSWORD
+
+    with pytest.raises(RosterError, match="Only admins"):
+        player_set_admin(user=players[3], is_admin=True, by=players[3], now=t0)
+    with pytest.raises(RosterError, match="at least one admin"):
+        player_set_admin(user=players[1], is_admin=False, by=players[1], now=t0)
+    client.login(username="P02", password=PASSWORD)
+    response = client.post(reverse("set_admin", args=["P04"]), {"admin": "yes"})
+    assert response.status_code == 302 and User.objects.get(username="P04").is_admin
+    assert "(admin)" in client.get(reverse("roster")).content.decode()
