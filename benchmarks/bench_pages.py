@@ -281,7 +281,7 @@ class Gunicorn:
                 if response.status == 200:
                     return
             except OSError:
-                pass
+                pass  # not listening yet: try again until the timeout
             time.sleep(0.2)
         raise RuntimeError(f"gunicorn did not answer /healthz/ within {timeout:.0f} s:\n{self.log_tail()}")
 
@@ -499,7 +499,7 @@ def main() -> None:
 
                 connections.close_all()
             except Exception:  # noqa: BLE001 - Django may not be set up yet
-                pass
+                pass  # nothing was opened, so nothing to close
             database.drop()
         shutil.rmtree(workdir, ignore_errors=True)
 
