@@ -106,7 +106,7 @@ class Post(models.Model):
 
     class Meta:
         ordering = ["-posted_at", "-pk"]
-        indexes = [models.Index(fields=["kind", "status", "posted_at"])]
+        indexes = [models.Index(fields=["kind", "status", "posted_at"]), models.Index(fields=["author", "posted_at"])]
 
     def __str__(self) -> str:
         return self.title
@@ -165,7 +165,8 @@ class Comment(models.Model):
 
     class Meta:
         ordering = ["at", "pk"]
-        indexes = [models.Index(fields=["post", "at"])]
+        # (author, at) serves a player's page and the idle check: their latest comments without a sort.
+        indexes = [models.Index(fields=["post", "at"]), models.Index(fields=["author", "at"])]
 
     def __str__(self) -> str:
         return f"{self.author} on {self.post.slug} at {self.at:%Y-%m-%d %H:%M}"
