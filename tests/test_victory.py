@@ -95,3 +95,29 @@ def test_only_the_new_emperor_may_post_the_ascension_address(client, players, t0
     client.login(username="P05", password=PASSWORD)
     html = client.get("/ascension/").content.decode()
     assert "Only the new Emperor" in html and "ascension-form" not in html
+
+
+def test_2005_duke_may_rule_on_a_dov_with_no_clear_decision_after_24_hours(client, t0):
+    """2005: “If no clear decision is reached after 24 hours, the Duke may optionally step in and decide”."""
+    from django.urls import reverse
+
+    from tests.factories import PASSWORD
+    from votes.services import VoteError, dov_emperor_decide
+
+    players = make_table(7, start=t0, profile="2005")
+    dov = declare(players[2], t0)
+    vote(dov, players[3], "for", at=t0 + timedelta(hours=1))
+    vote(dov, players[4], "against", at=t0 + timedelta(hours=1))
+    with pytest.raises(VoteError, match="Only the Emperor may decide"):
+        dov_emperor_decide(post=dov, emperor=players[0], legal=True, now=t0 + timedelta(hours=23))
+    with pytest.raises(VoteError, match="Only the Emperor may decide"):
+        dov_emperor_decide(post=dov, emperor=players[3], legal=True, now=t0 + timedelta(hours=25))
+    import time_machine
+
+    client.login(username="P01", password=PASSWORD)
+    with time_machine.travel(t0 + timedelta(hours=25), tick=False):
+        assert "Rule the win legal" in client.get(dov.get_absolute_url()).content.decode()
+        client.post(reverse("emperor_decide", args=[dov.slug]), {"legal": "yes"})
+    dov.refresh_from_db()
+    assert dov.status == "enacted" and "ruled the win legal" in dov.admin_note
+    assert Dynasty.objects.current().emperor == players[2]

@@ -99,6 +99,7 @@ class MatterView:
     can_comment: bool = False
     may_resolve: bool = False
     is_stale: bool = False
+    emperor_may_decide: bool = False  # 2005: the viewer is the Duke and may rule on this DoV now
     terms: dict[str, str] = field(default_factory=dict)  # the dynasty's words for "Player" and "Emperor"
     hiatus_message: str = ""  # set when the hiatus forbids resolving this kind of matter now
 
@@ -193,6 +194,10 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
         row.abstaining = row.effective and tally.votes.get(row.comment.author.username) == "deferential"
     view.columns = _vote_columns(view.judgement, matter.ballots)
     view.allowed_icons = allowed_icons_for(post, viewer=viewer, state=state) if post.is_pending else []
+    view.emperor_may_decide = bool(
+        post.is_pending and view.judgement.emperor_may_decide and viewer.is_authenticated
+        and state.emperor is not None and state.emperor.pk == viewer.pk
+    )
     return view
 
 

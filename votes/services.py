@@ -145,21 +145,50 @@ def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime
             summary = f"Failed by {who}: {'vetoed' if outcome == Outcome.VETOED else 'self-killed'}"
         else:
             summary = f"{Outcome(outcome).label} {_final_tally_text(tally)} by {who}"
-        note = f"{summary}. Adminned at {utc_stamp(now)}"
+        return _record_resolution(post=post, outcome=outcome, by=admin, tally=tally,
+                                  note=f"{summary}. Adminned at {utc_stamp(now)}", now=now)
 
-        post.status = Status.ENACTED if action == "enact" else Status.FAILED
-        post.outcome = outcome
-        post.admin_note = f"{post.admin_note}\n{note}".strip() if post.admin_note else note
-        post.save(update_fields=["status", "outcome", "admin_note", "body_html", "flavour_html"])
-        if post.kind == Kind.DOV and outcome == Outcome.ENACTED:
-            from dynasties.succession import dynasty_begin_from_declaration
 
-            dynasty_begin_from_declaration(declaration=post, now=now)
-        return Resolution.objects.create(
-            post=post, outcome=outcome, by=admin, at=now, note=note,
-            tally={"for": tally.for_count, "against": tally.against_count, "quorum": tally.quorum,
-                   "votes": dict(tally.votes), "self_killed": tally.self_killed, "vetoed": tally.vetoed},
-        )
+def _record_resolution(*, post: Post, outcome: str, by: User | None, tally: engine.Tally, note: str,
+                       now: datetime) -> Resolution:
+    """Close a locked, pending matter: its status, the admin field, the record, and what victory starts."""
+    post.status = Status.ENACTED if outcome == Outcome.ENACTED else Status.FAILED
+    post.outcome = outcome
+    post.admin_note = f"{post.admin_note}\n{note}".strip() if post.admin_note else note
+    post.save(update_fields=["status", "outcome", "admin_note", "body_html", "flavour_html"])
+    if post.kind == Kind.DOV and outcome == Outcome.ENACTED:
+        from dynasties.succession import dynasty_begin_from_declaration
+
+        dynasty_begin_from_declaration(declaration=post, now=now)
+    return Resolution.objects.create(
+        post=post, outcome=outcome, by=by, at=now, note=note,
+        tally={"for": tally.for_count, "against": tally.against_count, "quorum": tally.quorum,
+               "votes": dict(tally.votes), "self_killed": tally.self_killed, "vetoed": tally.vetoed},
+    )
+
+
+NOT_THE_EMPERORS_CALL = "Only the {emperor} may decide a Declaration of Victory, and only when the rules allow it."
+
+
+def dov_emperor_decide(*, post: Post, emperor: User, legal: bool, now: datetime) -> Resolution:
+    """2005: with no clear decision after 24 hours, the Duke may step in and rule the win legal or not."""
+    with transaction.atomic():
+        post = _locked_post(post)
+        state = game_state(now)
+        if post.kind != Kind.DOV or not post.is_pending:
+            raise VoteError(NOT_PENDING.format(title=post.title, status=post.display_status.lower() or "not votable"))
+        if state.emperor is None or state.emperor.pk != emperor.pk:
+            raise VoteError(NOT_THE_EMPERORS_CALL.format(emperor=state.emperor_term))
+        comments = list(post.comments.select_related("author").order_by("at", "pk"))
+        judgement = engine.judge(matter_from(post, comments), electorate=electorate_of(state),
+                                 profile=get_profile(state.game.profile), now=now)
+        if not judgement.emperor_may_decide:
+            raise VoteError(NOT_THE_EMPERORS_CALL.format(emperor=state.emperor_term))
+        verdict = "legal" if legal else "illegal"
+        note = (f"{'Enacted' if legal else 'Failed'} {_final_tally_text(judgement.tally)}: the {state.emperor_term}, "
+                f"{emperor.username}, ruled the win {verdict}. Decided at {utc_stamp(now)}")
+        return _record_resolution(post=post, outcome=Outcome.ENACTED if legal else Outcome.FAILED, by=emperor,
+                                  tally=judgement.tally, note=note, now=now)
 
 
 def matter_reopen(*, post: Post, admin: User, reason: str, now: datetime) -> Resolution:

@@ -15,7 +15,7 @@ from blognomic.services import PostError, post_create, post_edit
 from dynasties.selectors import game_state
 from votes.forms import CommentForm, PostForm, ReopenForm
 from votes.selectors import matter_view
-from votes.services import VoteError, comment_add, matter_reopen, matter_resolve
+from votes.services import VoteError, comment_add, dov_emperor_decide, matter_reopen, matter_resolve
 
 NO_SUCH_POST = "There is no post at that address; nothing was saved."
 
@@ -164,3 +164,18 @@ def edit_post(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect(post)
     status = 400 if request.method == "POST" else 200
     return render(request, "votes/new_post.html", {"form": form, "editing": post}, status=status)
+
+
+@require_POST
+@login_required
+def emperor_decide(request: HttpRequest, slug: str) -> HttpResponse:
+    """2005: the Duke rules a Declaration of Victory legal or illegal when no clear decision was reached."""
+    post = get_object_or_404(Post, slug=slug)
+    legal = request.POST.get("legal") == "yes"
+    try:
+        dov_emperor_decide(post=post, emperor=request.user, legal=legal, now=timezone.now())
+    except VoteError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"You ruled the win {'legal' if legal else 'illegal'}.")
+    return redirect(post)
