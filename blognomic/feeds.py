@@ -27,7 +27,7 @@ class LatestPostsFeed(Feed):
         return item.body_html
 
     def item_author_name(self, item: Post) -> str:
-        return item.author.username
+        return item.get_kind_display() if item.anonymous else item.author.username
 
     def item_pubdate(self, item: Post):
         return item.posted_at

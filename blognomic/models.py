@@ -95,6 +95,9 @@ class Post(models.Model):
     )
     trivial = models.BooleanField(default=False, help_text="2005 profile: a Trivial proposal.")
     sticky = models.BooleanField(default=False, help_text="Story posts only: keep at the top of the front page.")
+    anonymous = models.BooleanField(
+        default=False, help_text="2008: a Call for Judgement posted anonymously shows no author to anyone."
+    )
     enactable_since = models.DateTimeField(null=True, blank=True, editable=False)
     failable_since = models.DateTimeField(null=True, blank=True, editable=False)
     stale_since = models.DateTimeField(

@@ -22,6 +22,7 @@ EMPTY_SUBJECT = "The title needs a subject: the part after the first colon may n
 UNKNOWN_KIND = "“{kind}” is not a category; choose one of: {choices}."
 BODY_TOO_LONG = "A post may be at most 100 KB."
 ONLY_PLAYERS_POST = "Only active {players} may make posts."
+ANONYMOUS_ONLY_CFJ = "Only a Call for Judgement may be posted anonymously, and only under the 2008 rules."
 ASCENSION_THROUGH_FORM = "An Ascension Address is posted by the new Emperor through the Ascension form."
 
 
@@ -35,7 +36,7 @@ def unique_slug(title: str) -> str:
 
 
 def post_create(*, author: User, kind: str, title: str, body: str = "", flavour: str = "", trivial: bool = False,
-                now: datetime, slug: str | None = None) -> Post:
+                anonymous: bool = False, now: datetime, slug: str | None = None) -> Post:
     """Make a post in a category, enforcing the rules on who may post what and when."""
     if kind not in Kind.values:
         raise PostError(UNKNOWN_KIND.format(kind=kind, choices=", ".join(Kind.labels)))
@@ -61,6 +62,8 @@ def post_create(*, author: User, kind: str, title: str, body: str = "", flavour:
             _check_declaration(author=author, state=state, profile=profile, now=now)
         if kind == Kind.ASCENSION:
             raise PostError(ASCENSION_THROUGH_FORM)
+        if anonymous and not (kind == Kind.CFJ and profile.name == "2008"):
+            raise PostError(ANONYMOUS_ONLY_CFJ)
         return Post.objects.create(
             slug=slug or unique_slug(title),
             kind=kind,
@@ -71,6 +74,7 @@ def post_create(*, author: User, kind: str, title: str, body: str = "", flavour:
             body=body or "",
             flavour=flavour or "",
             trivial=trivial and kind == Kind.PROPOSAL,
+            anonymous=anonymous,
             status=Status.PENDING if kind in VOTABLE_KINDS else Status.NONE,
         )
 

@@ -80,14 +80,17 @@ def post_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 def player_detail(request: HttpRequest, name: str) -> HttpResponse:
     user = get_object_or_404(User, username=name)
-    posts = list(Post.objects.filter(author=user).for_listing().order_by("-posted_at")[:50])
+    # An anonymous Call for Judgement stays anonymous on its author's page too.
+    posts = list(Post.objects.filter(author=user, anonymous=False).for_listing().order_by("-posted_at")[:50])
     with_comment_counts(posts)
     votes = (
         Comment.objects.filter(author=user, icon__isnull=False)
         .select_related("post")
         .order_by("-at")[:50]
     )
-    last_post = Post.objects.filter(author=user).order_by("-posted_at").values_list("posted_at", flat=True)
+    last_post = (
+        Post.objects.filter(author=user, anonymous=False).order_by("-posted_at").values_list("posted_at", flat=True)
+    )
     last_comment = Comment.objects.filter(author=user).order_by("-at").values_list("at", flat=True)
     moments = [m for m in (last_post.first(), last_comment.first()) if m]
     absences = user.absences.filter(Q(ended_at__isnull=True) | Q(ended_at__gt=timezone.now()))

@@ -113,3 +113,18 @@ def test_only_the_author_may_edit(client, players, t0):
                            {"kind": "proposal", "title": "Proposal: Hijack", "body": ""})
     assert response.status_code == 400 and "Only the author" in response.content.decode()
     assert Post.objects.get(pk=proposal.pk).title == "Proposal: Something"
+
+
+def test_2008_cfj_may_be_posted_anonymously(client, t0):
+    """2008: a player raising a Call for Judgement “may post anonymously”: no page shows who."""
+    players = make_table(4, start=t0, profile="2008")
+    with pytest.raises(PostError, match="Only a Call for Judgement may be posted anonymously"):
+        post_create(author=players[2], kind="proposal", title="Proposal: Hidden", now=t0, anonymous=True)
+    cfj = post_create(author=players[2], kind="cfj", title="CfJ: Something Is Wrong", now=t0, anonymous=True)
+    for url in ("/", cfj.get_absolute_url()):
+        page = client.get(url).content.decode()
+        assert 'by <span class="anonymous"' in page and 'by <a href="/players/P03/">' not in page
+    feed = client.get("/feed/").content.decode()
+    assert "Something Is Wrong" in feed and "<name>P03</name>" not in feed
+    player_page = client.get("/players/P03/").content.decode()
+    assert "Something Is Wrong" not in player_page.split("<h2>Posts</h2>")[1].split("<h2>Votes</h2>")[0]

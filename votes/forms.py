@@ -41,6 +41,8 @@ class PostForm(forms.Form):
         help_text="Shown with the post but not part of it.",
     )
     trivial = forms.BooleanField(required=False, help_text="2005 profile only: a Trivial proposal.")
+    anonymous = forms.BooleanField(required=False, label="Post anonymously",
+                                   help_text="2008 profile only: a Call for Judgement may hide its author.")
 
     def clean_body(self) -> str:
         body = self.cleaned_data["body"]

@@ -96,7 +96,7 @@ def _posts(names: dict[int, str]) -> list[dict]:
             final[post_id]["tally"] = tally
     posts = []
     fields = ("pk", "slug", "kind", "title", "author_id", "posted_at", "edited_at", "dynasty__number", "body",
-              "flavour", "status", "admin_note", "trivial", "sticky")
+              "flavour", "status", "admin_note", "trivial", "sticky", "anonymous")
     for p in Post.objects.order_by("posted_at", "pk").values(*fields).iterator(chunk_size=2000):
         resolution = final.get(p["pk"]) if p["status"] in ("enacted", "failed") else None
         entry = {
@@ -111,6 +111,8 @@ def _posts(names: dict[int, str]) -> list[dict]:
             entry["trivial"] = True
         if p["sticky"]:
             entry["sticky"] = True
+        if p["anonymous"]:
+            entry["anonymous"] = True
         if p["admin_note"] and (resolution is None or p["admin_note"] != resolution["note"]):
             entry["admin_note"] = p["admin_note"]
         posts.append(entry)

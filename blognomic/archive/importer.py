@@ -224,6 +224,7 @@ def _parse_post(r: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> 
         "edited_at": edited_at, "dynasty": dynasty, "body": r.text("body", required=False),
         "flavour": r.text("flavour", required=False), "status": status or "", "resolution": resolution,
         "comments": comments, "trivial": r.boolean("trivial"), "sticky": r.boolean("sticky"),
+        "anonymous": r.boolean("anonymous"),
         "admin_note": r.text("admin_note", required=False),
     }
 
@@ -437,6 +438,7 @@ def _write_posts(parsed: Parsed, users: dict[str, User], dynasties: dict[int, Dy
             flavour=p["flavour"], flavour_html=render_markdown(p["flavour"]),
             status=p["status"] or Status.NONE, outcome=r["outcome"] if r else "",
             admin_note=p["admin_note"] or (r["note"] if r else ""), trivial=p["trivial"], sticky=p["sticky"],
+            anonymous=p["anonymous"],
         ))
     Post.objects.bulk_create(posts, batch_size=CHUNK)
     by_slug = _saved(Post, posts, "slug")
