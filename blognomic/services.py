@@ -11,7 +11,6 @@ from blognomic.models import MAX_BODY_BYTES, OFFICIAL_KINDS, VOTABLE_KINDS, Kind
 from dynasties.models import User
 from dynasties.selectors import game_state
 from votes import limits
-from votes.profiles import get_profile
 
 
 class PostError(Exception):
@@ -51,7 +50,7 @@ def post_create(*, author: User, kind: str, title: str, body: str = "", flavour:
         state = game_state(now)
         if author.username not in state.roster.active_names:
             raise PostError(ONLY_PLAYERS_POST.format(players=state.players_term))
-        profile = get_profile(state.game.profile)
+        profile = state.game.rules_profile()
         if state.hiatus is not None:
             verdict = limits.hiatus_post_allowed(kind=kind, profile=profile, hiatus_reason=state.hiatus.reasons)
             if not verdict.allowed:
@@ -62,7 +61,7 @@ def post_create(*, author: User, kind: str, title: str, body: str = "", flavour:
             _check_declaration(author=author, state=state, profile=profile, now=now)
         if kind == Kind.ASCENSION:
             raise PostError(ASCENSION_THROUGH_FORM)
-        if anonymous and not (kind == Kind.CFJ and profile.name == "2008"):
+        if anonymous and not (kind == Kind.CFJ and profile.cfj_anonymous):
             raise PostError(ANONYMOUS_ONLY_CFJ)
         return Post.objects.create(
             slug=slug or unique_slug(title),
@@ -117,7 +116,7 @@ def post_edit(*, post: Post, editor: User, title: str, body: str, flavour: str, 
         post = Post.objects.select_for_update().select_related("author").get(pk=post.pk)
         if post.is_resolved:
             raise PostError("A resolved matter can no longer be edited.")
-        profile = get_profile(game_state(now).game.profile)
+        profile = game_state(now).game.rules_profile()
         comments = [
             limits.PostComment(author=c.author.username, at=c.at, text=c.text, icon=c.icon or None,
                                by_player=c.author.joined_at is not None)

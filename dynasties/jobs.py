@@ -12,7 +12,7 @@ from dynasties.notify import admins_now, notify, players_now
 from dynasties.services import idle_candidates
 from votes.jobs import JobReport
 from votes.limits import format_moment
-from votes.profiles import HIATUS_SEASONAL, get_profile
+from votes.profiles import HIATUS_SEASONAL
 
 
 def seasonal_hiatus_announce(*, now: datetime, dry_run: bool = False) -> JobReport:
@@ -21,7 +21,7 @@ def seasonal_hiatus_announce(*, now: datetime, dry_run: bool = False) -> JobRepo
     The hiatus itself follows from the calendar (see ``dynasties.hiatus``), so a late or missed run never
     leaves the game stuck in or out of it; this job only makes sure people hear about it.
     """
-    profile = get_profile(Game.load().profile)
+    profile = Game.load().rules_profile()
     report = JobReport()
     if profile.seasonal_downtime is None:
         return report

@@ -147,6 +147,15 @@ class Game(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def rules_profile(self):
+        """The profile with every change enacted proposals made to its parameters, latest last."""
+        from votes.profiles import get_profile, with_overrides
+
+        if not hasattr(self, "_rules_profile"):
+            overrides = dict(RuleChange.objects.order_by("at", "pk").values_list("parameter", "value"))
+            self._rules_profile = with_overrides(get_profile(self.profile), overrides)
+        return self._rules_profile
+
     @classmethod
     def load(cls) -> Game:
         game, _ = cls.objects.get_or_create(pk=1)
@@ -277,3 +286,19 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return self.text
+
+
+class RuleChange(models.Model):
+    """A change to one core-rule parameter, made by an admin because an enacted proposal said so."""
+
+    parameter = models.CharField(max_length=60)
+    value = models.JSONField(null=True, blank=True, help_text="The new value; null means none (no limit).")
+    proposal = models.ForeignKey("blognomic.Post", on_delete=models.PROTECT, related_name="+")
+    by = models.ForeignKey(User, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.parameter} = {self.value!r}"

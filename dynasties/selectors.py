@@ -11,7 +11,6 @@ from blognomic.models import Kind, Post
 from dynasties.hiatus import Hiatus, hiatus_at
 from dynasties.models import Absence, Dynasty, Game, User
 from votes.engine import quorum
-from votes.profiles import get_profile
 
 
 @dataclass
@@ -96,7 +95,7 @@ def game_state(now: datetime) -> GameState:
     pending = list(Post.objects.pending().select_related("author").order_by("posted_at", "pk"))
     pending_dov = any(post.kind == Kind.DOV for post in pending)
     hiatus = hiatus_at(
-        profile=get_profile(game.profile),
+        profile=game.rules_profile(),
         now=now,
         pending_dov=pending_dov,
         awaiting_ascension=bool(dynasty and dynasty.awaiting_ascension),

@@ -16,7 +16,6 @@ from django.db.models import Max
 from blognomic.models import Comment, Kind, Post
 from dynasties import rules
 from dynasties.models import Absence, Application, Dynasty, Game, PlayerNameValidator, Rename, User
-from votes.profiles import get_profile
 
 
 class RosterError(Exception):
@@ -38,7 +37,7 @@ APPLICATIONS_PER_ADDRESS_PER_DAY = 3
 
 
 def _profile():
-    return get_profile(Game.load().profile)
+    return Game.load().rules_profile()
 
 
 def _open_absence(user: User) -> Absence | None:
@@ -238,3 +237,19 @@ def player_set_admin(*, user: User, is_admin: bool, by: User, now: datetime) -> 
         user.is_admin = is_admin
         user.save(update_fields=["is_admin"])
         return user
+
+
+def rule_change_record(*, parameter: str, raw_value: str, proposal: Post, admin: User, now: datetime):
+    """Change one core-rule parameter of the game's profile, as an enacted proposal says."""
+    from dynasties.models import RuleChange
+    from votes.profiles import parse_parameter
+
+    if not admin.is_admin:
+        raise RosterError(NOT_AN_ADMIN)
+    if proposal.kind != Kind.PROPOSAL or proposal.status != "enacted":
+        raise RosterError("A change to the core rules must cite an enacted Proposal.")
+    try:
+        value = parse_parameter(parameter, raw_value)
+    except ValueError as error:
+        raise RosterError(str(error)) from None
+    return RuleChange.objects.create(parameter=parameter, value=value, proposal=proposal, by=admin, at=now)

@@ -13,6 +13,7 @@ urlpatterns = [
     path("leave/", views.leave, name="leave"),
     path("ascension/", views.ascension, name="ascension"),
     path("notices/", views.notifications, name="notifications"),
+    path("core-rules/", views.core_rules, name="core_rules"),
     path("dynasties/", views.dynasty_list, name="dynasty_list"),
     path("dynasties/<int:number>/", views.dynasty_detail, name="dynasty_detail"),
 ]

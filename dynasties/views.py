@@ -210,3 +210,32 @@ def ascension(request: HttpRequest) -> HttpResponse:
     return render(request, "dynasties/ascension.html",
                   {"form": form, "hand_over": hand_over, "dynasty": dynasty,
                    "is_emperor": request.user.pk == dynasty.emperor_id}, status=status)
+
+
+def core_rules(request: HttpRequest) -> HttpResponse:
+    """The parameters of the core rules in force, which enacted proposals changed, and (for admins) a form."""
+    from dynasties.models import Game, RuleChange
+    from votes.profiles import ADJUSTABLE, get_profile
+
+    now = timezone.now()
+    request.game_state = state = game_state(now)
+    if request.method == "POST":
+        _require_admin(request)
+        proposal = Post.objects.filter(slug=request.POST.get("proposal", "").strip()).first()
+        if proposal is None:
+            messages.error(request, "Give the id of the enacted Proposal that changed the rule.")
+        else:
+            _acted(request, lambda: services.rule_change_record(
+                parameter=request.POST.get("parameter", ""), raw_value=request.POST.get("value", ""),
+                proposal=proposal, admin=request.user, now=now), "The core rules were changed.", "core_rules")
+        return redirect("core_rules")
+    game: Game = state.game
+    base, current = get_profile(game.profile), game.rules_profile()
+    changes = {c.parameter: c for c in RuleChange.objects.select_related("proposal", "by").order_by("at", "pk")}
+    rows = [
+        {"name": name, "label": label, "base": getattr(base, name), "current": getattr(current, name),
+         "change": changes.get(name)}
+        for name, (_, _, label) in ADJUSTABLE.items()
+    ]
+    history = RuleChange.objects.select_related("proposal", "by").order_by("-at", "-pk")[:50]
+    return render(request, "dynasties/core_rules.html", {"rows": rows, "history": history, "profile": game})

@@ -36,7 +36,6 @@ from gndt.models import (
 from gndt.schedule import ScheduleSpec, due_periods, skipped_periods
 from gndt.selectors import dynasty_is_archived, random_lists_for, sees_hidden
 from gndt.values import CellValueError, ColumnSpec, apply_adjustment, starting_value, validate_value
-from votes.profiles import get_profile
 
 CellKey = tuple[str, str]  # (row name, column name)
 
@@ -403,7 +402,7 @@ def _declared_action(dynasty: Dynasty, action: Action | str) -> Action:
 def _check_action_allowed(action: Action, *, by: User, now: datetime) -> None:
     """Refuse an action over its daily, weekly or communal limit, or during hiatus (``gndt.actions``)."""
     state = game_state(now)
-    profile = get_profile(state.game.profile)
+    profile = state.game.rules_profile()
     spacing = None
     if profile.daily_action_spacing_hours is not None or profile.weekly_action_spacing_hours is not None:
         spacing = Spacing(

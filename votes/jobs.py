@@ -14,7 +14,6 @@ from dynasties.models import Game
 from dynasties.notify import admins_now, notify
 from dynasties.selectors import game_state
 from votes import engine
-from votes.profiles import get_profile
 from votes.selectors import judge_posts, oldest_pending_id
 
 
@@ -50,7 +49,7 @@ def matters_flag_resolvable(*, now: datetime, dry_run: bool = False) -> JobRepor
 
 def proposals_mark_stale(*, now: datetime, dry_run: bool = False) -> JobReport:
     """2016: a proposal pending more than seven days is skipped as “oldest” and any admin may fail it."""
-    profile = get_profile(Game.load().profile)
+    profile = Game.load().rules_profile()
     report = JobReport()
     for post in Post.objects.pending().filter(kind=Kind.PROPOSAL, stale_since__isnull=True):
         if not engine.is_stale(post.posted_at, profile=profile, now=now):
@@ -75,7 +74,7 @@ def matters_auto_resolve(*, now: datetime, dry_run: bool = False) -> JobReport:
     for _ in range(100):
         state = game_state(now)
         judgements = judge_posts(state.pending, state=state, now=now)
-        oldest = oldest_pending_id(state.pending, profile_name=state.game.profile, now=now)
+        oldest = oldest_pending_id(state.pending, profile=state.game.rules_profile(), now=now)
         candidate = None
         for post in state.pending:
             judgement = judgements[post.pk]

@@ -10,7 +10,7 @@ these parameters, so each difference between the eras is one named field here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 # How a DEFERENTIAL vote is read.
 DEFER_TO_EMPEROR = "emperor_vote"  # 2005/2008: it counts as the Emperor's vote, or abstains without one
@@ -328,3 +328,52 @@ def get_profile(name: str) -> Profile:
     except (KeyError, TypeError):
         known = ", ".join(sorted(PROFILES))
         raise ValueError(UNKNOWN_PROFILE_MESSAGE.format(name=name, known=known)) from None
+
+
+# Parameters an enacted proposal may change, as (kind, may be "none", what admins see).
+ADJUSTABLE: dict[str, tuple[type, bool, str]] = {
+    "pending_limit": (int, False, "Most Proposals one player may have pending (weight, under 2005)"),
+    "daily_limit": (int, False, "Most Proposals one player may post in a day (weight, under 2005)"),
+    "quorum_wait_hours": (int, False, "Hours a Proposal with Quorum FOR must stay open before enactment"),
+    "long_vote_hours": (int, False, "Hours after which a Proposal may pass or fail on its majority"),
+    "stale_after_days": (int, True, "Days after which a pending Proposal is skipped as stale"),
+    "cfj_hours": (int, False, "Hours a Call for Judgement stays open"),
+    "dov_wait_hours": (int, False, "Hours before a Declaration of Victory may be resolved"),
+    "dov_failed_bar_hours": (int, True, "Hours a failed Declaration bars its author from another"),
+    "idle_after_days": (int, False, "Days without a post or comment before an admin may idle a player"),
+    "rejoin_bar_days": (int, True, "Days before a player who left may rejoin"),
+    "unidle_window_days": (int, True, "Days after going idle before a player may be unidled"),
+    "daily_action_spacing_hours": (int, True, "Hours between two daily actions"),
+    "weekly_action_spacing_hours": (int, True, "Hours between two weekly actions"),
+    "self_kill_sticky": (bool, False, "An author's AGAINST self-kills even if changed later"),
+    "veto_sticky": (bool, False, "A VETO stays a veto even if the Emperor votes again"),
+    "cfj_anonymous": (bool, False, "Calls for Judgement may be posted anonymously"),
+}
+UNKNOWN_PARAMETER = "“{parameter}” is not a rule parameter that can be changed here."
+BAD_PARAMETER_VALUE = "{parameter} takes {expected}; got “{raw}”."
+
+
+def parse_parameter(parameter: str, raw: str) -> object:
+    """The value an admin typed for ``parameter``, checked: a whole number ≥ 0, yes/no, or "none"."""
+    if parameter not in ADJUSTABLE:
+        raise ValueError(UNKNOWN_PARAMETER.format(parameter=parameter))
+    kind, nullable, _ = ADJUSTABLE[parameter]
+    text = (raw or "").strip().lower()
+    if nullable and text in ("none", "no limit", ""):
+        return None
+    if kind is bool:
+        if text in ("yes", "true", "1"):
+            return True
+        if text in ("no", "false", "0"):
+            return False
+        raise ValueError(BAD_PARAMETER_VALUE.format(parameter=parameter, expected="yes or no", raw=raw))
+    if text.isdigit() and int(text) <= 100_000:
+        return int(text)
+    expected = "a whole number of 0 or more" + (", or none" if nullable else "")
+    raise ValueError(BAD_PARAMETER_VALUE.format(parameter=parameter, expected=expected, raw=raw))
+
+
+def with_overrides(profile: Profile, overrides: dict[str, object]) -> Profile:
+    """``profile`` with the parameters that enacted proposals changed."""
+    known = {name: value for name, value in overrides.items() if name in ADJUSTABLE}
+    return replace(profile, **known) if known else profile

@@ -13,7 +13,6 @@ from blognomic.models import Comment, Icon, Kind, Post
 from dynasties.models import Dynasty, Game, User
 from dynasties.selectors import GameState
 from votes import engine, limits
-from votes.profiles import get_profile
 
 
 def ballots_from(comments: Iterable[Comment]) -> tuple[engine.Ballot, ...]:
@@ -55,9 +54,9 @@ def electorate_at(moment: datetime) -> engine.Electorate:
     return engine.Electorate(active=active, emperor=emperor, hiatus=pending_dov)
 
 
-def oldest_pending_id(pending: Sequence[Post], *, profile_name: str, now: datetime) -> object | None:
+def oldest_pending_id(pending: Sequence[Post], *, profile, now: datetime) -> object | None:
     proposals = [(post.pk, post.posted_at) for post in pending if post.kind == Kind.PROPOSAL]
-    return engine.oldest_pending(proposals, profile=get_profile(profile_name), now=now)
+    return engine.oldest_pending(proposals, profile=profile, now=now)
 
 
 def judge_posts(posts: Sequence[Post], *, state: GameState, now: datetime) -> dict[int, engine.Judgement]:
@@ -69,7 +68,7 @@ def judge_posts(posts: Sequence[Post], *, state: GameState, now: datetime) -> di
     votes = Comment.objects.filter(post__in=pending, icon__isnull=False).select_related("author")
     for comment in votes.order_by("at", "pk"):
         by_post[comment.post_id].append(comment)
-    profile = get_profile(state.game.profile)
+    profile = state.game.rules_profile()
     electorate = electorate_of(state)
     return {
         post.pk: engine.judge(matter_from(post, by_post[post.pk]), electorate=electorate, profile=profile, now=now)
@@ -172,10 +171,10 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
     if not post.is_votable:
         return view
     matter = matter_from(post, comments)
-    profile = get_profile(state.game.profile)
+    profile = state.game.rules_profile()
     if post.is_pending:
         view.judgement = engine.judge(matter, electorate=electorate_of(state), profile=profile, now=now)
-        view.is_oldest_pending = oldest_pending_id(state.pending, profile_name=state.game.profile, now=now) == post.pk
+        view.is_oldest_pending = oldest_pending_id(state.pending, profile=profile, now=now) == post.pk
         view.is_stale = post.kind == Kind.PROPOSAL and engine.is_stale(post.posted_at, profile=profile, now=now)
         if state.hiatus is not None:
             verdict = limits.hiatus_resolve_allowed(kind=post.kind, profile=profile, hiatus_reason=state.hiatus.reasons)
@@ -233,7 +232,7 @@ def tally_report(post: Post, *, now: datetime) -> dict:
     from blognomic.archive.fields import format_time
 
     game = Game.load()
-    profile = get_profile(game.profile)
+    profile = game.rules_profile()
     comments = list(post.comments.filter(at__lte=now).select_related("author").order_by("at", "pk"))
     matter = matter_from(post, comments)
     judgement = engine.judge(matter, electorate=electorate_at(now), profile=profile, now=now)

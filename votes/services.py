@@ -16,7 +16,6 @@ from dynasties.models import User
 from dynasties.selectors import game_state
 from votes import engine, limits
 from votes.models import Resolution
-from votes.profiles import get_profile
 from votes.selectors import electorate_of, matter_from, oldest_pending_id
 
 
@@ -92,7 +91,7 @@ def _check_icon(*, post: Post, author: User, icon: str, trivial: bool, now: date
     if trivial and (icon != Icon.FOR or state.game.profile != "2005"):
         raise VoteError(TRIVIAL_ONLY_FOR)
     if state.hiatus is not None:
-        verdict = limits.hiatus_vote_allowed(kind=post.kind, profile=get_profile(state.game.profile),
+        verdict = limits.hiatus_vote_allowed(kind=post.kind, profile=state.game.rules_profile(),
                                              hiatus_reason=state.hiatus.reasons)
         if not verdict.allowed:
             raise VoteError(verdict.message)
@@ -113,13 +112,13 @@ def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime
         if not post.is_votable or not post.is_pending:
             raise VoteError(NOT_PENDING.format(title=post.title, status=post.display_status.lower() or "not votable"))
         state = game_state(now)
-        profile = get_profile(state.game.profile)
+        profile = state.game.rules_profile()
         comments = list(post.comments.select_related("author").order_by("at", "pk"))
         judgement = engine.judge(matter_from(post, comments), electorate=electorate_of(state), profile=profile,
                                  now=now)
         tally = judgement.tally
         if post.kind == Kind.PROPOSAL:
-            oldest = oldest_pending_id(state.pending, profile_name=state.game.profile, now=now)
+            oldest = oldest_pending_id(state.pending, profile=profile, now=now)
             stale_fail = action == "fail" and engine.is_stale(post.posted_at, profile=profile, now=now)
             if oldest != post.pk and not stale_fail:
                 older = next((p.title for p in state.pending if p.pk == oldest), "another proposal")
@@ -181,7 +180,7 @@ def dov_emperor_decide(*, post: Post, emperor: User, legal: bool, now: datetime)
             raise VoteError(NOT_THE_EMPERORS_CALL.format(emperor=state.emperor_term))
         comments = list(post.comments.select_related("author").order_by("at", "pk"))
         judgement = engine.judge(matter_from(post, comments), electorate=electorate_of(state),
-                                 profile=get_profile(state.game.profile), now=now)
+                                 profile=state.game.rules_profile(), now=now)
         if not judgement.emperor_may_decide:
             raise VoteError(NOT_THE_EMPERORS_CALL.format(emperor=state.emperor_term))
         verdict = "legal" if legal else "illegal"

@@ -18,3 +18,13 @@ def category_url(kind: str) -> str:
 @register.filter
 def get_item(mapping, key):
     return mapping.get(key) if mapping else None
+
+
+@register.filter
+def param_value(value) -> str:
+    """A rule parameter as people write it: yes/no, a number, or none."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
