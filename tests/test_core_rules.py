@@ -87,3 +87,24 @@ def test_core_rules_page_shows_changes_and_takes_them_from_admins(client, enacte
     client.login(username="P04", password=PASSWORD)
     assert client.post(reverse("core_rules"), {"parameter": "cfj_hours", "value": "1",
                                                "proposal": proposal.slug}).status_code == 403
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rule_changes_survive_an_archive_round_trip(enacted, t0):
+    from django.core.management import call_command
+
+    from blognomic.archive import ArchiveError, export_archive, import_archive
+
+    players, proposal = enacted
+    rule_change_record(parameter="stale_after_days", raw_value="none", proposal=proposal, admin=players[1],
+                       now=t0 + timedelta(days=1))
+    first = export_archive()
+    assert first["rule_changes"] == [{"parameter": "stale_after_days", "value": None, "proposal": proposal.slug,
+                                      "by": "P02", "at": "2016-07-26T12:00:00Z"}]
+    bad = {**first, "rule_changes": [{**first["rule_changes"][0], "value": "soon"}]}
+    call_command("flush", "--no-input", verbosity=0)
+    with pytest.raises(ArchiveError, match=r"rule_changes\[0\]\.value"):
+        import_archive(bad)
+    import_archive(first)
+    assert export_archive() == first
+    assert Game.load().rules_profile().stale_after_days is None

@@ -25,6 +25,7 @@ def export_archive() -> dict:
         "players": _players(),
         "dynasties": _dynasties(names),
         "posts": _posts(names),
+        "rule_changes": _rule_changes(names),
         "gndt": export_gndt(),
         "wiki": {"pages": _pages(names)},
     }
@@ -130,4 +131,14 @@ def _pages(names: dict[int, str]) -> list[dict]:
         {"title": p.title, "slug": p.slug, "kind": p.kind, "protected": p.protected,
          "revisions": revisions[p.pk]}
         for p in Page.objects.order_by("title")
+    ]
+
+
+def _rule_changes(names: dict[int, str]) -> list[dict]:
+    from dynasties.models import RuleChange
+
+    return [
+        {"parameter": c["parameter"], "value": c["value"], "proposal": c["proposal__slug"], "by": names[c["by_id"]],
+         "at": format_time(c["at"])}
+        for c in RuleChange.objects.order_by("at", "pk").values("parameter", "value", "proposal__slug", "by_id", "at")
     ]

@@ -57,6 +57,7 @@ class Parsed:
     # Each maps to the path of its first mention, for the error message.
     dynasty_refs: dict[int, str] = field(default_factory=dict)
     post_refs: dict[str, str] = field(default_factory=dict)
+    rule_changes: list[dict] = field(default_factory=list)
 
 
 def _name(reader: Reader, key: str, parsed: Parsed, *, required: bool = True) -> str | None:
@@ -96,6 +97,8 @@ def parse_archive(data: Any) -> Parsed:
     ids: set[str] = set()
     for item, path in root.items("posts"):
         parsed.posts.append(_parse_post(Reader(item, path), parsed, ids, numbers))
+    for item, path in root.items("rule_changes"):
+        parsed.rule_changes.append(_parse_rule_change(Reader(item, path), parsed, ids))
     gndt = root.child("gndt")
     if gndt is not None:
         from gndt.archive import names_in_gndt
@@ -242,6 +245,27 @@ def _check_json_texts(value: Any, path: str) -> None:
             _check_json_texts(item, f"{path}[{index}]")
 
 
+def _parse_rule_change(r: Reader, parsed: Parsed, ids: set[str]) -> dict:
+    from votes.profiles import ADJUSTABLE
+
+    parameter = r.text("parameter", max_length=60)
+    if parameter not in ADJUSTABLE:
+        raise ArchiveError(r.at("parameter"), f"{parameter!r} is not a rule parameter that can be changed")
+    kind, nullable, _ = ADJUSTABLE[parameter]
+    value = r.data.get("value")
+    valid = (value is None and nullable) or (
+        isinstance(value, bool) if kind is bool else isinstance(value, int) and not isinstance(value, bool)
+        and 0 <= value <= 100_000
+    )
+    if not valid:
+        raise ArchiveError(r.at("value"), f"is not a valid value for {parameter}")
+    proposal = r.text("proposal", max_length=POST_ID_MAX_LENGTH)
+    if proposal not in ids:
+        parsed.post_refs.setdefault(proposal, r.at("proposal"))
+    return {"parameter": parameter, "value": value, "proposal": proposal, "by": _name(r, "by", parsed),
+            "at": r.time("at")}
+
+
 def _parse_page(r: Reader, parsed: Parsed, titles: set[str], slugs: set[str], ids: set[str]) -> dict:
     title = r.text("title", max_length=200)
     if title.lower() in titles:
@@ -288,6 +312,7 @@ def import_archive(data: Any) -> dict[str, int]:
         _write_absences(parsed, users)
         posts = _write_posts(parsed, users, dynasties)
         _write_pages(parsed, users, posts, pages)
+        _write_rule_changes(parsed, users, posts)
         if parsed.gndt:
             from gndt.archive import import_gndt
 
@@ -457,6 +482,21 @@ def _write_posts(parsed: Parsed, users: dict[str, User], dynasties: dict[int, Dy
     Comment.objects.bulk_create(comments, batch_size=CHUNK * 2)
     Resolution.objects.bulk_create(resolutions, batch_size=CHUNK * 2)
     return by_slug
+
+
+def _write_rule_changes(parsed: Parsed, users: dict[str, User], posts: dict[str, Post]) -> None:
+    from dynasties.models import RuleChange
+
+    if not parsed.rule_changes:
+        return
+    outside = {c["proposal"] for c in parsed.rule_changes} - posts.keys()
+    referred = {post.slug: post for post in Post.objects.filter(slug__in=list(outside))} if outside else {}
+    referred.update(posts)
+    RuleChange.objects.bulk_create(
+        RuleChange(parameter=c["parameter"], value=c["value"], proposal=referred[c["proposal"]],
+                   by=users[c["by"]], at=c["at"])
+        for c in parsed.rule_changes
+    )
 
 
 def _write_pages(parsed: Parsed, users: dict[str, User], posts: dict[str, Post],
