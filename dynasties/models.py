@@ -163,6 +163,16 @@ class Game(models.Model):
 
 
 class DynastyQuerySet(models.QuerySet):
+    def with_ordinals(self) -> list[Dynasty]:
+        """The dynasties, each knowing which of its Emperor's dynasties it is ("The Second Dynasty of …")."""
+        dynasties = list(self.select_related("emperor").order_by("number"))
+        seen: dict[int, int] = {}
+        for dynasty in dynasties:
+            if dynasty.emperor_id is not None:
+                seen[dynasty.emperor_id] = seen.get(dynasty.emperor_id, 0) + 1
+                dynasty._nth = seen[dynasty.emperor_id]
+        return dynasties
+
     def current(self) -> Dynasty | None:
         return self.filter(ended_at__isnull=True).order_by("-number").select_related("emperor").first()
 
@@ -215,7 +225,10 @@ class Dynasty(models.Model):
     def name(self) -> str:
         if self.emperor_id is None:
             return f"Metadynasty {self.number}"
-        nth = Dynasty.objects.filter(emperor_id=self.emperor_id, number__lte=self.number).count()
+        # A list of dynasties sets _nth for all of them at once (with_ordinals) to avoid a query each.
+        nth = getattr(self, "_nth", None) or Dynasty.objects.filter(
+            emperor_id=self.emperor_id, number__lte=self.number
+        ).count()
         return f"The {ordinal_word(nth)} Dynasty of {self.emperor}"
 
 

@@ -127,7 +127,7 @@ def rename(request: HttpRequest, name: str) -> HttpResponse:
 
 
 def dynasty_list(request: HttpRequest) -> HttpResponse:
-    dynasties = Dynasty.objects.select_related("emperor").order_by("-number")
+    dynasties = list(reversed(Dynasty.objects.with_ordinals()))
     return render(request, "dynasties/dynasty_list.html", {"dynasties": dynasties})
 
 

@@ -494,6 +494,11 @@ def gndt_column_form(request: HttpRequest, pk: int | None = None) -> HttpRespons
         else:
             return redirect("gndt_manage")
     title = f"Column {column.name}" if column is not None else "New column"
+    return _render_manage_form(request, form=form, title=title, dynasty=dynasty)
+
+
+def _render_manage_form(request: HttpRequest, *, form, title: str, dynasty) -> HttpResponse:
+    """One admin form on its own page; a refused POST comes back with status 400 and the admin's input."""
     return render(
         request,
         "gndt/manage_form.html",
@@ -529,12 +534,7 @@ def gndt_action_form(request: HttpRequest, pk: int | None = None) -> HttpRespons
         if action is None:
             return _render_manage(request, dynasty, action_form=form, status=400)
     title = f"Action {action.name}" if action is not None else "New action"
-    return render(
-        request,
-        "gndt/manage_form.html",
-        {"form": form, "title": title, "dynasty": dynasty},
-        status=400 if request.method == "POST" else 200,
-    )
+    return _render_manage_form(request, form=form, title=title, dynasty=dynasty)
 
 
 def gndt_effect_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
@@ -553,12 +553,7 @@ def gndt_effect_form(request: HttpRequest, pk: int | None = None) -> HttpRespons
             messages.success(request, f"Saved the scheduled effect {saved.name}: {saved.describe()}.")
             return redirect("gndt_manage")
     title = f"Scheduled effect {effect.name}" if effect is not None else "New scheduled effect"
-    return render(
-        request,
-        "gndt/manage_form.html",
-        {"form": form, "title": title, "dynasty": dynasty},
-        status=400 if request.method == "POST" else 200,
-    )
+    return _render_manage_form(request, form=form, title=title, dynasty=dynasty)
 
 
 @require_POST

@@ -113,3 +113,16 @@ def test_feed_lists_the_latest_posts(client, t0):
     make_proposal(players[1], at=t0, title="Proposal: Feed Me", body="Some *text*.")
     body = client.get("/feed/").content.decode()
     assert "<title>Proposal: Feed Me</title>" in body and "P02" in body and "&lt;em&gt;text&lt;/em&gt;" in body
+
+
+def test_dynasty_list_names_each_dynasty_without_a_query_each(client, t0):
+    """“The Second Dynasty of P01”: ordinals come from one query, however many dynasties there are."""
+    from dynasties.models import Dynasty
+
+    players = make_table(2, start=t0)
+    count_before = count_queries(client, "/dynasties/")
+    for number in range(2, 12):
+        Dynasty.objects.create(number=number, emperor=players[number % 2], started_at=t0)
+    assert count_queries(client, "/dynasties/") == count_before
+    html = client.get("/dynasties/").content.decode()
+    assert "The Sixth Dynasty of P01" in html and "The Fifth Dynasty of P02" in html
