@@ -218,10 +218,9 @@ def run(archive: dict) -> dict:
     from django.test.utils import CaptureQueriesContext
 
     from blognomic.archive import export_archive, import_archive
-    from blognomic.models import Comment, Post
     from dynasties.models import Absence, Dynasty, User
     from ruleset.models import Revision
-    from votes.models import Resolution
+    from votes.models import Comment, Post, Resolution
 
     call_command("migrate", verbosity=0)
     figures: dict = {}

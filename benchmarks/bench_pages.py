@@ -200,8 +200,8 @@ def pick_pages() -> list[tuple[str, str]]:
     from django.db.models.functions import TruncMonth
     from django.urls import reverse
 
-    from blognomic.models import Kind, Post
     from dynasties.models import User
+    from votes.models import Kind, Post
 
     busiest = Post.objects.annotate(n=Count("comments")).order_by("-n", "pk").values_list("slug", "n").first()
     month = (

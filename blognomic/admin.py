@@ -1,14 +1,5 @@
 from django.contrib import admin
 
-from blognomic.models import Comment, Heartbeat, Post
+from blognomic.models import Heartbeat
 
-
-@admin.register(Post)
-class PostAdmin(admin.ModelAdmin):
-    list_display = ["title", "kind", "author", "posted_at", "status", "outcome"]
-    list_filter = ["kind", "status"]
-    search_fields = ["title", "slug"]
-
-
-admin.site.register(Comment)
 admin.site.register(Heartbeat)

@@ -3,8 +3,8 @@
 from django.contrib.syndication.views import Feed
 from django.utils.feedgenerator import Atom1Feed
 
-from blognomic.models import Post
 from dynasties.models import Game
+from votes.models import Post
 
 
 class LatestPostsFeed(Feed):

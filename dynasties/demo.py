@@ -11,13 +11,13 @@ from pathlib import Path
 
 from django.db import transaction
 
-from blognomic.models import Kind
-from blognomic.services import post_create
 from dynasties.models import Absence, Dynasty, Game, User
 from dynasties.services import application_submit
 from gndt.models import Cell, CellChange, Column, Row, Update
 from ruleset.models import Page
 from ruleset.services import page_create
+from votes.models import Kind
+from votes.posting import post_create
 from votes.services import comment_add, matter_resolve
 
 DEMO_PASSWORD = "lighthouse"

@@ -194,11 +194,11 @@ class Dynasty(models.Model):
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
     declaration = models.ForeignKey(
-        "blognomic.Post", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        "votes.Post", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
         help_text="The enacted Declaration of Victory that began this dynasty.",
     )
     ascension_address = models.ForeignKey(
-        "blognomic.Post", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        "votes.Post", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
     )
     ascended_at = models.DateTimeField(
         null=True, blank=True, help_text="When the Ascension Address was posted; the hiatus ends then."
@@ -274,7 +274,7 @@ class Rename(models.Model):
     new_name = models.CharField(max_length=150)
     by = models.ForeignKey(User, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField()
-    proposal = models.ForeignKey("blognomic.Post", on_delete=models.PROTECT, related_name="+")
+    proposal = models.ForeignKey("votes.Post", on_delete=models.PROTECT, related_name="+")
 
     class Meta:
         ordering = ["at"]
@@ -306,7 +306,7 @@ class RuleChange(models.Model):
 
     parameter = models.CharField(max_length=60)
     value = models.JSONField(null=True, blank=True, help_text="The new value; null means none (no limit).")
-    proposal = models.ForeignKey("blognomic.Post", on_delete=models.PROTECT, related_name="+")
+    proposal = models.ForeignKey("votes.Post", on_delete=models.PROTECT, related_name="+")
     by = models.ForeignKey(User, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField()
 

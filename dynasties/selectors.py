@@ -7,10 +7,10 @@ from datetime import datetime
 
 from django.db.models import Exists, OuterRef, Q
 
-from blognomic.models import Kind, Post
 from dynasties.hiatus import Hiatus, hiatus_at
 from dynasties.models import Absence, Dynasty, Game, User
 from votes.engine import quorum
+from votes.models import Kind, Post
 
 
 @dataclass

@@ -13,9 +13,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 
-from blognomic.models import Comment, Kind, Post
 from dynasties import rules
 from dynasties.models import Absence, Application, Dynasty, Game, PlayerNameValidator, Rename, User
+from votes.models import Comment, Kind, Post
 
 
 class RosterError(Exception):

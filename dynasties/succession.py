@@ -10,9 +10,9 @@ from datetime import datetime
 
 from django.db import transaction
 
-from blognomic.models import Comment, Kind, Outcome, Post, Status
 from dynasties.models import Dynasty, User
 from votes.limits import format_moment
+from votes.models import Comment, Kind, Outcome, Post, Status
 
 
 class SuccessionError(Exception):
@@ -98,10 +98,10 @@ def ascension_address_post(*, author: User, title: str, body: str, theme: str, p
     the old throughout the Ruleset (with ``extra_renames`` for things such as 2005's currency), and the
     dynastic rules not in ``keep_rules`` are repealed, all in one revision.
     """
-    from blognomic.models import title_subject
-    from blognomic.services import BODY_TOO_LONG, EMPTY_SUBJECT, unique_slug
     from gndt.services import gndt_start_dynasty
     from ruleset.services import WikiError, ruleset_apply_ascension, ruleset_snapshot
+    from votes.models import title_subject
+    from votes.posting import BODY_TOO_LONG, EMPTY_SUBJECT, unique_slug
 
     player_term = _clean_term(player_term, "players")
     emperor_term = _clean_term(emperor_term, "the Emperor")

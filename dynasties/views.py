@@ -10,11 +10,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from blognomic.models import Post
 from dynasties import services
 from dynasties.forms import ApplicationForm, RenameForm
 from dynasties.models import Application, Dynasty, User
 from dynasties.selectors import game_state
+from votes.models import Post
 
 
 def join(request: HttpRequest) -> HttpResponse:

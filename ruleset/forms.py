@@ -6,8 +6,8 @@ import re
 
 from django import forms
 
-from blognomic.models import Post
 from ruleset.models import Page
+from votes.models import Post
 
 _POST_ADDRESS = re.compile(r"/posts/(?P<slug>[^/]+)/?$")
 

@@ -94,7 +94,7 @@ class Revision(models.Model):
     text = models.TextField(blank=True)
     size = models.PositiveIntegerField(default=0)
     post = models.ForeignKey(
-        "blognomic.Post",
+        "votes.Post",
         null=True,
         blank=True,
         on_delete=models.SET_NULL,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from blognomic.services import post_create
 from dynasties.models import Absence, Dynasty, Game, User
+from votes.posting import post_create
 from votes.services import comment_add
 
 PASSWORD = "test-password"

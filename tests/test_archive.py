@@ -16,11 +16,10 @@ from django.core.management import CommandError, call_command
 
 from blognomic.archive import ArchiveError, export_archive, import_archive
 from blognomic.archive import importer as archive_importer
-from blognomic.models import Comment, Post
 from dynasties.models import Absence, Dynasty, Game, User
 from ruleset.models import Page, Revision
 from tests.factories import make_proposal, make_table, vote
-from votes.models import Resolution
+from votes.models import Comment, Post, Resolution
 from votes.services import matter_resolve
 
 pytestmark = pytest.mark.django_db

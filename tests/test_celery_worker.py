@@ -44,9 +44,9 @@ def test_worker_with_beat_runs_the_heartbeat_and_flags_an_enactable_matter(tmp_p
 
     from django.utils import timezone
 
-    from blognomic.models import Post
     from dynasties.models import Notification
     from tests.factories import make_proposal, make_table, vote
+    from votes.models import Post
 
     now = timezone.now()
     players = make_table(5, start=now - timedelta(days=1))

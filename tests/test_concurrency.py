@@ -16,9 +16,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from blognomic.models import Comment, Post
 from tests.concurrency import run_together
 from tests.factories import PASSWORD, make_proposal, make_table
+from votes.models import Comment, Post
 from votes.services import VoteError, comment_add, matter_resolve
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres_only")]

@@ -9,7 +9,6 @@ import pytest
 import time_machine
 from django.core.management import call_command
 
-from blognomic.services import post_create
 from gndt.models import Column, EffectRun, Row, Update
 from gndt.services import (
     GndtError,
@@ -21,6 +20,7 @@ from gndt.services import (
 )
 from gndt.tasks import apply_scheduled_effects
 from tests.gndt.builders import make_gndt, update, value
+from votes.posting import post_create
 
 pytestmark = pytest.mark.django_db
 

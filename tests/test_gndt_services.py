@@ -9,7 +9,6 @@ from datetime import timedelta
 
 import pytest
 
-from blognomic.services import post_create
 from dynasties.models import Dynasty
 from gndt import dice
 from gndt.models import Action, Cell, CellChange, Column, RandomListVersion, Row, Update
@@ -35,6 +34,7 @@ from gndt.services import (
 )
 from tests.factories import make_dynasty, make_idle, make_player, make_spectator
 from tests.gndt.builders import current_values, make_gndt, update, value
+from votes.posting import post_create
 
 pytestmark = pytest.mark.django_db
 

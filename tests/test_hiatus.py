@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from blognomic.models import Post
-from blognomic.services import PostError, post_create
 from tests.factories import make_proposal, make_table, vote
+from votes.models import Post
+from votes.posting import PostError, post_create
 from votes.services import VoteError, matter_resolve
 
 pytestmark = pytest.mark.django_db

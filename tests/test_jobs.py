@@ -8,12 +8,11 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 
-from blognomic.models import Post
 from dynasties.jobs import idle_candidates_report, seasonal_hiatus_announce
 from dynasties.models import Game, Notification
 from tests.factories import make_proposal, make_table, vote
 from votes.jobs import matters_auto_resolve, matters_flag_resolvable, proposals_mark_stale
-from votes.models import Resolution
+from votes.models import Post, Resolution
 
 pytestmark = pytest.mark.django_db
 

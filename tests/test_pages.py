@@ -10,9 +10,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from blognomic.models import Comment
 from dynasties.demo import build_demo
 from tests.factories import PASSWORD, make_player, make_proposal, make_table
+from votes.models import Comment
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from blognomic.models import Post
-from blognomic.services import PostError, post_create, post_edit
 from tests.factories import PASSWORD, make_proposal, make_spectator, make_table, vote
+from votes.models import Post
+from votes.posting import PostError, post_create, post_edit
 from votes.services import comment_add
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,8 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from blognomic.models import Post
 from tests.factories import PASSWORD, make_proposal, make_table, vote
-from votes.models import Resolution
+from votes.models import Post, Resolution
 from votes.services import VoteError, comment_add, matter_reopen, matter_resolve
 
 pytestmark = pytest.mark.django_db

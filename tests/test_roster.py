@@ -7,7 +7,6 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from blognomic.models import Post
 from dynasties.models import Absence, Application, Rename, User
 from dynasties.services import (
     RosterError,
@@ -21,6 +20,7 @@ from dynasties.services import (
 )
 from gndt.models import Cell, Column, Row
 from tests.factories import make_proposal, make_table, vote
+from votes.models import Post
 from votes.services import matter_resolve
 
 pytestmark = pytest.mark.django_db

@@ -17,10 +17,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from blognomic.archive import import_archive
-from blognomic.models import Post
-from blognomic.services import post_create
 from tests.factories import make_idle, make_player, make_proposal, make_table, vote
 from tests.test_archive import game_archive
+from votes.models import Post
+from votes.posting import post_create
 from votes.selectors import pending_at, tally_report
 from votes.services import matter_reopen, matter_resolve
 

@@ -6,11 +6,11 @@ from datetime import timedelta
 
 import pytest
 
-from blognomic.models import Post
-from blognomic.services import PostError, post_create
 from dynasties.models import Dynasty
 from dynasties.succession import SuccessionError, emperor_hand_over
 from tests.factories import make_table, vote
+from votes.models import Post
+from votes.posting import PostError, post_create
 from votes.services import matter_resolve
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from blognomic.models import Comment, Post
 from tests.factories import PASSWORD, make_idle, make_proposal, make_spectator, make_table, vote
 from votes import services
+from votes.models import Comment, Post
 from votes.services import VoteError, comment_add, matter_resolve
 
 pytestmark = pytest.mark.django_db
@@ -87,7 +87,7 @@ def test_emperor_may_veto_a_proposal_but_not_a_cfj(table, t0):
 
 
 def services_post(author, kind, title, at):
-    from blognomic.services import post_create
+    from votes.posting import post_create
 
     return post_create(author=author, kind=kind, title=title, body="Text.", now=at)
 
@@ -189,7 +189,7 @@ def test_simultaneous_proposals_cannot_slip_past_the_limit(table, t0):
     """“unless the Player already has 2 Proposals pending”: the third is refused and names the limit."""
     players, _ = table
     make_proposal(players[2], at=t0 + timedelta(minutes=1), title="Proposal: Second")
-    from blognomic.services import PostError
+    from votes.posting import PostError
 
     with pytest.raises(PostError, match=r"2 Proposals pending \(the limit is 2\)"):
         make_proposal(players[2], at=t0 + timedelta(minutes=2), title="Proposal: Third")

@@ -7,7 +7,6 @@ from datetime import timedelta
 
 import pytest
 
-from blognomic.services import post_create
 from ruleset.models import Page, ProtectionChange, Revision, RevisionIsImmutable, RuleChange
 from ruleset.services import (
     ADMINS_CREATE_KIND,
@@ -38,6 +37,7 @@ from ruleset.services import (
 )
 from ruleset.structure import parse_ruleset
 from tests.factories import make_idle, make_player, make_spectator
+from votes.posting import post_create
 
 pytestmark = pytest.mark.django_db
 

@@ -12,11 +12,11 @@ import time_machine
 from django.core.management import call_command
 from django.urls import reverse
 
-from blognomic.services import post_create
 from ruleset.models import Page, Revision
 from ruleset.services import page_create, revision_add
 from tests.factories import PASSWORD
 from tests.test_wiki_services import RULESET_TEXT, make_people, make_ruleset
+from votes.posting import post_create
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 
 from django import forms
 
-from blognomic.models import MAX_BODY_BYTES, Kind
+from votes.models import MAX_BODY_BYTES, Kind
 
 
 class CommentForm(forms.Form):

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from blognomic.models import Kind, Post
 from dynasties.models import Game
 from dynasties.notify import admins_now, notify
 from dynasties.selectors import game_state
 from votes import engine
+from votes.models import Kind, Post
 from votes.selectors import judge_posts, oldest_pending_id
 
 

@@ -9,10 +9,10 @@ from datetime import datetime
 
 from django.db.models import Q
 
-from blognomic.models import Comment, Icon, Kind, Post
 from dynasties.models import Dynasty, Game, User
 from dynasties.selectors import GameState
 from votes import engine, limits
+from votes.models import Comment, Icon, Kind, Post
 
 
 def ballots_from(comments: Iterable[Comment]) -> tuple[engine.Ballot, ...]:
@@ -208,8 +208,7 @@ def pending_at(moment: datetime, *, kinds: Sequence[str] | None = None) -> list[
     """
     from django.db.models import Exists, OuterRef, Subquery
 
-    from blognomic.models import Status
-    from votes.models import Resolution
+    from votes.models import Resolution, Status
 
     resolved_later = Resolution.objects.filter(post=OuterRef("pk"), at__gt=moment)
     outcome_then = (

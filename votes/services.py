@@ -11,11 +11,10 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.formats import date_format
 
-from blognomic.models import MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Status
 from dynasties.models import User
 from dynasties.selectors import game_state
 from votes import engine, limits
-from votes.models import Resolution
+from votes.models import MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Resolution, Status
 from votes.selectors import electorate_of, matter_from, oldest_pending_id
 
 

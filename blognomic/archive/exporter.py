@@ -9,11 +9,10 @@ from __future__ import annotations
 from collections import defaultdict
 
 from blognomic.archive.fields import FORMAT, VERSION, format_time
-from blognomic.models import Comment, Post
 from dynasties.models import Absence, Dynasty, Game, User
 from gndt.archive import export_gndt
 from ruleset.models import Page, Revision
-from votes.models import Resolution
+from votes.models import Comment, Post, Resolution
 
 
 def export_archive() -> dict:

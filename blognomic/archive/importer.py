@@ -21,11 +21,10 @@ from django.db.models import Max
 from django.utils.text import slugify
 
 from blognomic.archive.fields import FORMAT, VERSION, ArchiveError, Reader, check_text
-from blognomic.markup import render_markdown
-from blognomic.models import VOTABLE_KINDS, Comment, Kind, Post, Status
 from dynasties.models import PROFILE_CHOICES, Absence, Dynasty, Game, PlayerNameValidator, User
 from ruleset.models import Page, Revision
-from votes.models import Resolution
+from votes.markup import render_markdown
+from votes.models import VOTABLE_KINDS, Comment, Kind, Post, Resolution, Status
 
 KINDS = tuple(Kind.values)
 ICONS = ("for", "against", "deferential", "veto")

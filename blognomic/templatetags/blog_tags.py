@@ -3,7 +3,7 @@
 from django import template
 from django.urls import reverse
 
-from blognomic.models import KIND_SLUGS
+from votes.models import KIND_SLUGS
 
 register = template.Library()
 

@@ -57,7 +57,7 @@ def test_declaration_enactment_and_ascension_rename_the_players(browser, live_se
         expect(pages[name].locator(".voters-for")).to_contain_text(player.username)
 
     # Declarations are resolvable after 12 hours: age the post instead of waiting.
-    from blognomic.models import Post
+    from votes.models import Post
 
     Post.objects.filter(kind="dov").update(posted_at=now - timedelta(hours=13))
     log_in(pages["admin"], base, admin.username, PASSWORD, "/admin-panel/")

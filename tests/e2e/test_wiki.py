@@ -11,10 +11,10 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from blognomic.services import post_create
 from ruleset.services import revision_add
 from tests.factories import make_table
 from tests.test_wiki_services import RULESET_TEXT, make_ruleset
+from votes.posting import post_create
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

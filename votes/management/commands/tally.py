@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from blognomic.archive.fields import NO_TIME_ZONE, ArchiveError, format_time, parse_time
-from blognomic.models import Post
+from votes.models import Post
 from votes.selectors import tally_report
 
 EXAMPLE_TIME = "2016-07-26T12:00:00Z"

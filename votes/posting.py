@@ -7,10 +7,10 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils.text import slugify
 
-from blognomic.models import MAX_BODY_BYTES, OFFICIAL_KINDS, VOTABLE_KINDS, Kind, Post, Status, title_subject
 from dynasties.models import User
 from dynasties.selectors import game_state
 from votes import limits
+from votes.models import MAX_BODY_BYTES, OFFICIAL_KINDS, VOTABLE_KINDS, Kind, Post, Status, title_subject
 
 
 class PostError(Exception):
