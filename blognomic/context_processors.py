@@ -3,7 +3,7 @@
 from django.http import HttpRequest
 from django.utils import timezone
 
-from dynasties.selectors import game_state
+from votes.state import game_state
 
 
 def sidebar(request: HttpRequest) -> dict:

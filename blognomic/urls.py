@@ -20,6 +20,8 @@ urlpatterns = [
     path("", include("votes.urls")),
     path("", include("ruleset.urls")),
     path("", include("gndt.urls")),
+    path("", include("blognomic.roster.urls")),
+    path("", include("blognomic.succession.urls")),
     path("", include("dynasties.urls")),
     path("django-admin/", admin.site.urls),
 ]

@@ -11,10 +11,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from dynasties.models import User
-from dynasties.selectors import game_state
 from votes.forms import CommentForm
 from votes.models import KIND_SLUGS, Comment, Kind, Post
 from votes.selectors import judge_posts, matter_view
+from votes.state import game_state
 
 POSTS_PER_PAGE = 20
 

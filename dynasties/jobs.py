@@ -1,4 +1,4 @@
-"""Time-based work on the roster and the game's calendar, as idempotent services with the time passed in."""
+"""Time-based work on the game's calendar, as idempotent services with the time passed in."""
 
 from __future__ import annotations
 
@@ -6,13 +6,12 @@ from datetime import datetime
 
 from django.urls import reverse
 
+from dynasties.beat import JobReport
+from dynasties.clock import format_moment
 from dynasties.hiatus import hiatus_at
 from dynasties.models import Game
-from dynasties.notify import admins_now, notify, players_now
-from dynasties.services import idle_candidates
-from votes.jobs import JobReport
-from votes.limits import format_moment
-from votes.profiles import HIATUS_SEASONAL
+from dynasties.notify import notify, players_now
+from dynasties.profiles import HIATUS_SEASONAL
 
 
 def seasonal_hiatus_announce(*, now: datetime, dry_run: bool = False) -> JobReport:
@@ -41,16 +40,4 @@ def seasonal_hiatus_announce(*, now: datetime, dry_run: bool = False) -> JobRepo
                   email=False, dry_run=dry_run)
     if told:
         report.done.append(f"{text} (told {len(told)})")
-    return report
-
-
-def idle_candidates_report(*, now: datetime, dry_run: bool = False) -> JobReport:
-    """List the players an admin may idle for inactivity, and tell the admins once a day."""
-    candidates = idle_candidates(now=now)
-    report = JobReport([f"{user}: last active {format_moment(last) if last else 'never'}"
-                        for user, last in candidates])
-    if candidates:
-        names = ", ".join(user.username for user, _ in candidates)
-        notify(users=admins_now(now), key=f"idle-candidates:{now:%Y-%m-%d}", now=now, url=reverse("roster"),
-               text=f"May be idled for inactivity: {names}.", dry_run=dry_run)
     return report

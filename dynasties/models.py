@@ -149,7 +149,7 @@ class Game(models.Model):
 
     def rules_profile(self):
         """The profile with every change enacted proposals made to its parameters, latest last."""
-        from votes.profiles import get_profile, with_overrides
+        from dynasties.profiles import get_profile, with_overrides
 
         if not hasattr(self, "_rules_profile"):
             overrides = dict(RuleChange.objects.order_by("at", "pk").values_list("parameter", "value"))

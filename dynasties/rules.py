@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from votes.limits import format_moment
-from votes.profiles import Profile
+from dynasties.clock import format_moment
+from dynasties.profiles import Profile
 
 NOT_INACTIVE_YET = (
     "{name} was last active at {last}; an admin may idle them from {when}, or they may idle themselves."

@@ -1,4 +1,4 @@
-"""Celery tasks for the roster and calendar: thin wrappers over ``dynasties.jobs``."""
+"""Celery tasks for the game's calendar: thin wrappers over ``dynasties.jobs``."""
 
 from celery import shared_task
 from django.utils import timezone
@@ -9,8 +9,3 @@ from dynasties import jobs
 @shared_task
 def announce_seasonal_hiatus() -> str:
     return str(jobs.seasonal_hiatus_announce(now=timezone.now()))
-
-
-@shared_task
-def report_idle_candidates() -> str:
-    return str(jobs.idle_candidates_report(now=timezone.now()))

@@ -19,7 +19,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Subquery
 
 from dynasties.models import Dynasty, User
-from dynasties.selectors import game_state
 from gndt import dice
 from gndt.actions import ActionSpec, Performed, Spacing, check_action_with_spacing, start_of_week
 from gndt.models import (
@@ -36,6 +35,7 @@ from gndt.models import (
 from gndt.schedule import ScheduleSpec, due_periods, skipped_periods
 from gndt.selectors import dynasty_is_archived, random_lists_for, sees_hidden
 from gndt.values import CellValueError, ColumnSpec, apply_adjustment, starting_value, validate_value
+from votes.state import game_state
 
 CellKey = tuple[str, str]  # (row name, column name)
 

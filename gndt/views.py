@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, retarget
 
 from dynasties.models import Dynasty
-from dynasties.selectors import GameState, game_state, roster_at
+from dynasties.selectors import roster_at
 from gndt import services
 from gndt.forms import ActionForm, ColumnForm, EffectForm, ListForm, RowForm, split_entries
 from gndt.models import Action, Column, EffectRun, Row, ScheduledEffect, Update
@@ -41,6 +41,7 @@ from gndt.selectors import (
     random_lists_for,
     sees_hidden,
 )
+from votes.state import GameState, game_state
 
 LOG_PAGE_SIZE = 50
 RECENT_UPDATES = 8

@@ -25,8 +25,8 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
+from dynasties.terms import replace_keywords
 from ruleset.editing import RulesetEditError, repeal_dynastic_rules
-from ruleset.keywords import replace_keywords
 from ruleset.models import RULESET_SLUG, RULESET_TITLE, Page, ProtectionChange, Revision, RuleChange
 from ruleset.seed_import import convert_plaintext_export
 from ruleset.structure import parse_ruleset
@@ -388,7 +388,7 @@ def ruleset_apply_ascension(
     ``keep_anchors`` names the dynastic rules to keep (anchors, numbers such as "2.3", or titles); every
     other top-level rule of the Dynastic Rules is repealed. ``None`` repeals nothing; an empty list repeals
     them all. ``replacements`` maps old terms to new ones ({"Player": "Hunter", "Emperor": "Pirate"}),
-    plurals and capitalisation following (see ``ruleset.keywords``). A reference to no dynastic rule
+    plurals and capitalisation following (see ``dynasties.terms``). A reference to no dynastic rule
     raises ``WikiError`` and nothing is written. A revision is written even when nothing changes, so the
     Ascension is always in the Ruleset's history.
     """

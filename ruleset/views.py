@@ -21,7 +21,6 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from dynasties.selectors import game_state
 from ruleset import selectors
 from ruleset.diffing import render_inline_diff, render_side_by_side_diff
 from ruleset.forms import AsOfForm, NewPageForm, RevisionForm
@@ -39,6 +38,7 @@ from ruleset.services import (
     revision_revert,
 )
 from ruleset.structure import parse_ruleset
+from votes.state import game_state
 
 DIFF_VIEWS = ("inline", "side")
 LATEST_ALIASES = ("latest", "current", "cur")

@@ -671,7 +671,7 @@ def test_the_demo_game_survives_a_round_trip_with_its_gndt():
     from django.core.management import call_command as run
     from django.utils import timezone
 
-    from dynasties.demo import build_demo
+    from blognomic.demo import build_demo
     from gndt.models import Update
 
     build_demo(now=timezone.now())

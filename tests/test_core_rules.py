@@ -7,12 +7,12 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
+from blognomic.roster.services import RosterError, rule_change_record
 from dynasties.models import Game, RuleChange
-from dynasties.services import RosterError, rule_change_record
+from dynasties.profiles import ADJUSTABLE, PROFILES, parse_parameter, with_overrides
 from tests.factories import PASSWORD, make_proposal, make_table, vote
 from votes.models import Post
 from votes.posting import PostError
-from votes.profiles import ADJUSTABLE, PROFILES, parse_parameter, with_overrides
 from votes.services import matter_resolve
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from blognomic.archive.fields import ArchiveError
+from blognomic.archive.gndt import export_gndt, import_gndt, names_in_gndt
 from dynasties.models import Dynasty, User
-from gndt.archive import export_gndt, import_gndt, names_in_gndt
 from gndt.models import (
     Action,
     Cell,

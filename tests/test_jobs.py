@@ -8,7 +8,8 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 
-from dynasties.jobs import idle_candidates_report, seasonal_hiatus_announce
+from blognomic.roster.jobs import idle_candidates_report
+from dynasties.jobs import seasonal_hiatus_announce
 from dynasties.models import Game, Notification
 from tests.factories import make_proposal, make_table, vote
 from votes.jobs import matters_auto_resolve, matters_flag_resolvable, proposals_mark_stale

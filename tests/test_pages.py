@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from dynasties.demo import build_demo
+from blognomic.demo import build_demo
 from tests.factories import PASSWORD, make_player, make_proposal, make_table
 from votes.models import Comment
 

@@ -7,8 +7,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from dynasties.models import Absence, Application, Rename, User
-from dynasties.services import (
+from blognomic.roster.services import (
     RosterError,
     application_approve,
     application_submit,
@@ -18,6 +17,7 @@ from dynasties.services import (
     player_rename,
     player_unidle,
 )
+from dynasties.models import Absence, Application, Rename, User
 from gndt.models import Cell, Column, Row
 from tests.factories import make_proposal, make_table, vote
 from votes.models import Post
@@ -126,7 +126,7 @@ def test_rename_needs_an_admin_and_an_enacted_proposal(players, t0):
 
 
 def test_admins_make_and_remove_admins_but_never_the_last(client, players, t0):
-    from dynasties.services import player_set_admin
+    from blognomic.roster.services import player_set_admin
     from tests.factories import PASSWORD
 
     with pytest.raises(RosterError, match="Only admins"):

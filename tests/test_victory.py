@@ -6,8 +6,8 @@ from datetime import timedelta
 
 import pytest
 
+from blognomic.succession.services import SuccessionError, emperor_hand_over
 from dynasties.models import Dynasty
-from dynasties.succession import SuccessionError, emperor_hand_over
 from tests.factories import make_table, vote
 from votes.models import Post
 from votes.posting import PostError, post_create
@@ -75,7 +75,7 @@ def test_new_emperor_may_hand_the_role_on_before_ascending(players, t0):
 
 def test_only_the_new_emperor_may_post_the_ascension_address(client, players, t0):
     """An Ascension Address by anyone but the new Emperor is refused and writes nothing."""
-    from dynasties.succession import ascension_address_post
+    from blognomic.succession.services import ascension_address_post
 
     def ascend(author, at):
         return ascension_address_post(author=author, title="", body="", theme="Pirates", player_term="Hunter",

@@ -3,7 +3,7 @@
 `tally` says whose vote counts as what on a votable matter (a Proposal, a Call for Judgement or a
 Declaration of Victory) at a given moment; `judge` says whether an admin may enact or fail it then, why,
 and from when if no vote changes; `oldest_pending` applies the rule that only the oldest pending proposal
-may be resolved. Every era's differences come from a `votes.profiles.Profile`.
+may be resolved. Every era's differences come from a `dynasties.profiles.Profile`.
 
 Nothing here reads the clock, the database or the settings: the moment `now` is always an argument and
 must be a timezone-aware datetime (UTC).
@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from votes.profiles import (
+from dynasties.profiles import (
     DEFER_WHILE_EMPEROR_VOTES,
     DOV_GRADED,
     DOV_MAJORITY_OF_PLAYERS,

@@ -6,23 +6,15 @@ nothing more than running it once on time: flags are set once and notices carry 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
 
+from dynasties.beat import JobReport
 from dynasties.models import Game
 from dynasties.notify import admins_now, notify
-from dynasties.selectors import game_state
 from votes import engine
 from votes.models import Kind, Post
 from votes.selectors import judge_posts, oldest_pending_id
-
-
-@dataclass
-class JobReport:
-    done: list[str] = field(default_factory=list)
-
-    def __str__(self) -> str:
-        return "\n".join(self.done) if self.done else "Nothing to do."
+from votes.state import game_state
 
 
 def matters_flag_resolvable(*, now: datetime, dry_run: bool = False) -> JobReport:

@@ -12,22 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
-from votes.profiles import (
+from dynasties.clock import INSTANT, day_start, format_moment, next_day_start
+from dynasties.hiatus import HIATUS_WHY
+from dynasties.profiles import (
     EDIT_UNTIL_ANY_COMMENT,
     EDIT_UNTIL_NON_NOTE_COMMENT,
     EDIT_UNTIL_OTHERS_COMMENT,
-    HIATUS_ASCENSION,
-    HIATUS_DOV,
-    HIATUS_SEASONAL,
     Profile,
 )
 
 OFFICIAL_KINDS = frozenset({"proposal", "cfj", "dov", "ascension"})
 NOTE_PREFIX = "Note:"
-# "Until after 120 hours have passed" starts one representable instant after the 120th hour.
-INSTANT = timedelta(microseconds=1)
 
 ALLOWED = "Allowed."
 
@@ -51,11 +48,6 @@ WEIGHTED_DAILY_LIMIT = (
 TRIVIAL_STILL_ALLOWED = "A Trivial Proposal would still be allowed."
 
 HIATUS_FORBIDS = "The game is in hiatus ({why}): {what} is not allowed until it ends."
-HIATUS_WHY = {
-    HIATUS_DOV: "a Declaration of Victory is pending",
-    HIATUS_ASCENSION: "a new dynasty awaits its Ascension Address",
-    HIATUS_SEASONAL: "seasonal downtime",
-}
 UNKNOWN_HIATUS_REASON = "Unknown hiatus reason {reason!r}; expected one of: dov, ascension, seasonal."
 KIND_NAMES = {
     "proposal": "a Proposal",
@@ -90,7 +82,7 @@ DOV_BARRED = (
     "you may not make another until after {until}."
 )
 
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
 
 
 @dataclass(frozen=True)
@@ -120,26 +112,6 @@ class PostComment:
     text: str = ""
     icon: str | None = None
     by_player: bool = True
-
-
-# --- Days ---
-
-
-def day_start(moment: datetime) -> datetime:
-    """00:00:00 UTC of the day `moment` falls in."""
-    moment = moment.astimezone(UTC)
-    return moment.replace(hour=0, minute=0, second=0, microsecond=0)
-
-
-def next_day_start(moment: datetime) -> datetime:
-    """00:00:00 UTC of the day after the one `moment` falls in."""
-    return day_start(moment) + timedelta(days=1)
-
-
-def format_moment(moment: datetime) -> str:
-    """A time as messages show it: "00:00 UTC on 26 Jul 2016"."""
-    moment = moment.astimezone(UTC)
-    return f"{moment:%H:%M} UTC on {moment.day} {_MONTHS[moment.month - 1]} {moment.year}"
 
 
 # --- Proposal limits ---
@@ -210,31 +182,6 @@ def _trivial_would_fit(
 
 
 # --- Hiatus ---
-
-
-def in_seasonal_downtime(*, profile: Profile, now: datetime) -> bool:
-    """2016: "hiatus every year on December 24th ... until December 27th" (00:00 UTC to 00:00 UTC)."""
-    if profile.seasonal_downtime is None:
-        return False
-    (start_month, start_day), (end_month, end_day) = profile.seasonal_downtime
-    now = now.astimezone(UTC)
-    start = datetime(now.year, start_month, start_day, tzinfo=UTC)
-    end = datetime(now.year, end_month, end_day, tzinfo=UTC)
-    return start <= now < end
-
-
-def hiatus_reasons(
-    *, profile: Profile, now: datetime, dov_pending: bool, awaiting_ascension: bool
-) -> frozenset[str]:
-    """Every reason the game is in hiatus at `now` (empty when it is not)."""
-    reasons = set()
-    if dov_pending:
-        reasons.add(HIATUS_DOV)
-    if awaiting_ascension:
-        reasons.add(HIATUS_ASCENSION)
-    if in_seasonal_downtime(profile=profile, now=now):
-        reasons.add(HIATUS_SEASONAL)
-    return frozenset(reasons)
 
 
 def hiatus_post_allowed(

@@ -8,9 +8,10 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from dynasties.models import User
-from dynasties.selectors import game_state
 from votes import limits
 from votes.models import MAX_BODY_BYTES, OFFICIAL_KINDS, VOTABLE_KINDS, Kind, Post, Status, title_subject
+from votes.selectors import last_failed_dov_with_against
+from votes.state import game_state
 
 
 class PostError(Exception):
@@ -79,8 +80,6 @@ def post_create(*, author: User, kind: str, title: str, body: str = "", flavour:
 
 
 def _check_declaration(*, author: User, state, profile, now: datetime) -> None:
-    from dynasties.succession import last_failed_dov_with_against
-
     verdict = limits.dov_post_allowed(
         profile=profile, author=author.username, emperor=state.emperor.username if state.emperor else None,
         now=now, hiatus_reason=state.hiatus.reasons if state.hiatus else None,

@@ -7,12 +7,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, Subquery
 
 from dynasties.models import Dynasty, Game, User
-from dynasties.selectors import GameState
 from votes import engine, limits
-from votes.models import Comment, Icon, Kind, Post
+from votes.models import Comment, Icon, Kind, Post, Resolution, Status
+from votes.state import GameState
 
 
 def ballots_from(comments: Iterable[Comment]) -> tuple[engine.Ballot, ...]:
@@ -107,7 +107,7 @@ class MatterView:
         """The engine's reasons, in the dynasty's own words ("Hunters", "the Pirate")."""
         if not self.judgement:
             return []
-        from ruleset.keywords import replace_keywords
+        from dynasties.terms import replace_keywords
 
         renames = {old: new for old, new in self.terms.items() if new and new != old}
         return [replace_keywords(reason, renames) if renames else reason for reason in self.judgement.reasons]
@@ -206,10 +206,6 @@ def pending_at(moment: datetime, *, kinds: Sequence[str] | None = None) -> list[
     One query, reading only matters pending now or resolved after ``moment`` (a matter resolved by then and
     never reopened since cannot have been pending), so its cost follows the queue, not the archive.
     """
-    from django.db.models import Exists, OuterRef, Subquery
-
-    from votes.models import Resolution, Status
-
     resolved_later = Resolution.objects.filter(post=OuterRef("pk"), at__gt=moment)
     outcome_then = (
         Resolution.objects.filter(post=OuterRef("pk"), at__lte=moment)
@@ -250,3 +246,15 @@ def tally_report(post: Post, *, now: datetime) -> dict:
         "self_killed": tally.self_killed, "vetoed": tally.vetoed, "can_enact": judgement.can_enact,
         "can_fail": judgement.can_fail, "is_oldest_pending": is_oldest, "reasons": list(judgement.reasons),
     }
+
+
+def last_failed_dov_with_against(author: User) -> datetime | None:
+    """When the author's latest Declaration of Victory failed, if it had any AGAINST vote."""
+    failed = (
+        Post.objects.filter(author=author, kind=Kind.DOV, status=Status.FAILED)
+        .filter(pk__in=Comment.objects.filter(icon="against").values("post_id"))
+        .prefetch_related("resolutions")
+        .order_by("-posted_at")
+    )
+    moments = [r.at for post in failed for r in post.resolutions.all() if r.outcome != "reopened"]
+    return max(moments) if moments else None

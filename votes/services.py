@@ -12,10 +12,11 @@ from django.db import transaction
 from django.utils.formats import date_format
 
 from dynasties.models import User
-from dynasties.selectors import game_state
 from votes import engine, limits
 from votes.models import MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Resolution, Status
 from votes.selectors import electorate_of, matter_from, oldest_pending_id
+from votes.signals import declaration_enacted
+from votes.state import game_state
 
 
 class VoteError(Exception):
@@ -155,9 +156,7 @@ def _record_resolution(*, post: Post, outcome: str, by: User | None, tally: engi
     post.admin_note = f"{post.admin_note}\n{note}".strip() if post.admin_note else note
     post.save(update_fields=["status", "outcome", "admin_note", "body_html", "flavour_html"])
     if post.kind == Kind.DOV and outcome == Outcome.ENACTED:
-        from dynasties.succession import dynasty_begin_from_declaration
-
-        dynasty_begin_from_declaration(declaration=post, now=now)
+        declaration_enacted.send(sender=Post, declaration=post, now=now)
     return Resolution.objects.create(
         post=post, outcome=outcome, by=by, at=now, note=note,
         tally={"for": tally.for_count, "against": tally.against_count, "quorum": tally.quorum,

@@ -10,12 +10,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from dynasties.selectors import game_state
 from votes.forms import CommentForm, PostForm, ReopenForm
 from votes.models import Post
 from votes.posting import PostError, post_create, post_edit
 from votes.selectors import matter_view
 from votes.services import VoteError, comment_add, dov_emperor_decide, matter_reopen, matter_resolve
+from votes.state import game_state
 
 NO_SUCH_POST = "There is no post at that address; nothing was saved."
 

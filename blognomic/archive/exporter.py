@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from blognomic.archive.fields import FORMAT, VERSION, format_time
+from blognomic.archive.gndt import export_gndt
 from dynasties.models import Absence, Dynasty, Game, User
-from gndt.archive import export_gndt
 from ruleset.models import Page, Revision
 from votes.models import Comment, Post, Resolution
 

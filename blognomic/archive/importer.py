@@ -100,7 +100,7 @@ def parse_archive(data: Any) -> Parsed:
         parsed.rule_changes.append(_parse_rule_change(Reader(item, path), parsed, ids))
     gndt = root.child("gndt")
     if gndt is not None:
-        from gndt.archive import names_in_gndt
+        from blognomic.archive.gndt import names_in_gndt
 
         parsed.gndt = gndt.data
         # Row owners and log authors need accounts before the GNDT is written; import_gndt checks the rest.
@@ -245,7 +245,7 @@ def _check_json_texts(value: Any, path: str) -> None:
 
 
 def _parse_rule_change(r: Reader, parsed: Parsed, ids: set[str]) -> dict:
-    from votes.profiles import ADJUSTABLE
+    from dynasties.profiles import ADJUSTABLE
 
     parameter = r.text("parameter", max_length=60)
     if parameter not in ADJUSTABLE:
@@ -313,7 +313,7 @@ def import_archive(data: Any) -> dict[str, int]:
         _write_pages(parsed, users, posts, pages)
         _write_rule_changes(parsed, users, posts)
         if parsed.gndt:
-            from gndt.archive import import_gndt
+            from blognomic.archive.gndt import import_gndt
 
             every_dynasty = {d.number: d for d in Dynasty.objects.all()}
             import_gndt(parsed.gndt, users=users, dynasties={**every_dynasty, **dynasties}, path="gndt")

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from dynasties.demo import DEMO_PASSWORD, build_demo
+from blognomic.demo import DEMO_PASSWORD, build_demo
 from tests.factories import PASSWORD, make_proposal, make_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ruleset.keywords import pluralize, replace_keywords
+from dynasties.terms import pluralize, replace_keywords
 
 HUNTERS = {"Player": "Hunter", "Emperor": "Pirate"}
 

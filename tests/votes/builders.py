@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from dynasties.profiles import Profile
 from votes.engine import Ballot, Electorate, Judgement, Matter, Tally, judge, tally
-from votes.profiles import Profile
 
 POSTED = datetime(2016, 7, 25, 3, 32, 29, tzinfo=UTC)
 PLAYERS = ("Amy", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy")

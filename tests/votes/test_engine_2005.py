@@ -3,8 +3,8 @@ failure, Trivial proposals, Calls for Judgement and Declarations of Victory."""
 
 from __future__ import annotations
 
+from dynasties.profiles import get_profile
 from votes.engine import INSTANT
-from votes.profiles import get_profile
 
 from .builders import EMPEROR, hours, judged, matter, tallied, vote, votes
 

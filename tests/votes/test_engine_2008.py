@@ -3,7 +3,7 @@ VETO, enactment, failure, Calls for Judgement and Declarations of Victory."""
 
 from __future__ import annotations
 
-from votes.profiles import get_profile
+from dynasties.profiles import get_profile
 
 from .builders import EMPEROR, hours, judged, matter, tallied, vote, votes
 

@@ -4,8 +4,8 @@ Victory."""
 
 from __future__ import annotations
 
+from dynasties.profiles import get_profile
 from votes.engine import INSTANT, is_stale, oldest_pending
-from votes.profiles import get_profile
 
 from .builders import EMPEROR, hours, judged, matter, tallied, vote, votes
 

@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from dynasties.profiles import PROFILES, UNKNOWN_PROFILE_MESSAGE, get_profile
 from votes.engine import UNKNOWN_KIND_MESSAGE, oldest_pending, quorum, tally
-from votes.profiles import PROFILES, UNKNOWN_PROFILE_MESSAGE, get_profile
 
 from .builders import POSTED, electorate, hours, judged, matter, vote, votes
 

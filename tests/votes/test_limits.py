@@ -7,6 +7,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from dynasties.clock import INSTANT, day_start, format_moment, next_day_start
+from dynasties.hiatus import hiatus_reasons, in_seasonal_downtime
+from dynasties.profiles import (
+    EDIT_UNTIL_ANY_COMMENT,
+    EDIT_UNTIL_NON_NOTE_COMMENT,
+    EDIT_UNTIL_OTHERS_COMMENT,
+    get_profile,
+)
 from votes.limits import (
     ALLOWED,
     BECOMES_OFFICIAL_WINDOW,
@@ -17,7 +25,6 @@ from votes.limits import (
     EDIT_LOCKED,
     EDIT_ONLY_AUTHOR,
     HIATUS_FORBIDS,
-    INSTANT,
     NEVER_BECOMES_OFFICIAL,
     PENDING_LIMIT,
     TRIVIAL_STILL_ALLOWED,
@@ -28,24 +35,13 @@ from votes.limits import (
     OwnProposal,
     PostComment,
     category_change_allowed,
-    day_start,
     dov_post_allowed,
     edit_allowed,
-    format_moment,
     hiatus_post_allowed,
-    hiatus_reasons,
     hiatus_resolve_allowed,
     hiatus_vote_allowed,
-    in_seasonal_downtime,
-    next_day_start,
     proposal_limit,
     proposal_weight,
-)
-from votes.profiles import (
-    EDIT_UNTIL_ANY_COMMENT,
-    EDIT_UNTIL_NON_NOTE_COMMENT,
-    EDIT_UNTIL_OTHERS_COMMENT,
-    get_profile,
 )
 
 P2005, P2008, P2016 = get_profile("2005"), get_profile("2008"), get_profile("2016")

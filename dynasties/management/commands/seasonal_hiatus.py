@@ -1,6 +1,6 @@
 """``python manage.py seasonal_hiatus [--dry-run]``: run this beat job now."""
 
-from blognomic.jobcommand import JobCommand
+from dynasties.beat import JobCommand
 from dynasties.jobs import seasonal_hiatus_announce
 
 

@@ -1,6 +1,6 @@
 """``python manage.py apply_gndt_effects [--dry-run]``: apply the GNDT's scheduled effects that are due now."""
 
-from blognomic.jobcommand import JobCommand
+from dynasties.beat import JobCommand
 from gndt.services import gndt_effects_apply_due
 
 

@@ -1,6 +1,6 @@
 """``python manage.py flag_matters [--dry-run]``: run this beat job now."""
 
-from blognomic.jobcommand import JobCommand
+from dynasties.beat import JobCommand
 from votes.jobs import matters_flag_resolvable
 
 

@@ -1,6 +1,6 @@
 """``python manage.py mark_stale_proposals [--dry-run]``: run this beat job now."""
 
-from blognomic.jobcommand import JobCommand
+from dynasties.beat import JobCommand
 from votes.jobs import proposals_mark_stale
 
 

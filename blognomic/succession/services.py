@@ -10,9 +10,9 @@ from datetime import datetime
 
 from django.db import transaction
 
+from dynasties.clock import format_moment
 from dynasties.models import Dynasty, User
-from votes.limits import format_moment
-from votes.models import Comment, Kind, Outcome, Post, Status
+from votes.models import Kind, Outcome, Post, Status
 
 
 class SuccessionError(Exception):
@@ -24,20 +24,9 @@ NOTHING_AWAITS = "No new dynasty is waiting for an Ascension Address."
 HAND_TO_PLAYER = "The role can only be passed to an active player."
 
 
-def last_failed_dov_with_against(author: User) -> datetime | None:
-    """When the author's latest Declaration of Victory failed, if it had any AGAINST vote."""
-    failed = (
-        Post.objects.filter(author=author, kind=Kind.DOV, status=Status.FAILED)
-        .filter(pk__in=Comment.objects.filter(icon="against").values("post_id"))
-        .prefetch_related("resolutions")
-        .order_by("-posted_at")
-    )
-    moments = [r.at for post in failed for r in post.resolutions.all() if r.outcome != "reopened"]
-    return max(moments) if moments else None
-
-
-def dynasty_begin_from_declaration(*, declaration: Post, now: datetime) -> Dynasty:
-    """Called when a DoV is enacted: the other pending DoVs fail and a dynasty begins with its author."""
+def dynasty_begin_from_declaration(*, declaration: Post, now: datetime, **_signal) -> Dynasty:
+    """When a DoV is enacted (``votes.signals.declaration_enacted``), the other pending DoVs fail and a
+    dynasty begins with its author."""
     from votes.models import Resolution
 
     with transaction.atomic():

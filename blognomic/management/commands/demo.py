@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from dynasties.demo import ADMINS, DEMO_PASSWORD, EMPEROR, build_demo, demo_exists
+from blognomic.demo import ADMINS, DEMO_PASSWORD, EMPEROR, build_demo, demo_exists
 
 
 class Command(BaseCommand):

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from django.db import transaction
 
+from blognomic.roster.services import application_submit
 from dynasties.models import Absence, Dynasty, Game, User
-from dynasties.services import application_submit
 from gndt.models import Cell, CellChange, Column, Row, Update
 from ruleset.models import Page
 from ruleset.services import page_create

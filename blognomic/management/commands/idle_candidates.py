@@ -1,7 +1,7 @@
 """``python manage.py idle_candidates [--dry-run]``: run this beat job now."""
 
-from blognomic.jobcommand import JobCommand
-from dynasties.jobs import idle_candidates_report
+from blognomic.roster.jobs import idle_candidates_report
+from dynasties.beat import JobCommand
 
 
 class Command(JobCommand):

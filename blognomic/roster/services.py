@@ -242,7 +242,7 @@ def player_set_admin(*, user: User, is_admin: bool, by: User, now: datetime) -> 
 def rule_change_record(*, parameter: str, raw_value: str, proposal: Post, admin: User, now: datetime):
     """Change one core-rule parameter of the game's profile, as an enacted proposal says."""
     from dynasties.models import RuleChange
-    from votes.profiles import parse_parameter
+    from dynasties.profiles import parse_parameter
 
     if not admin.is_admin:
         raise RosterError(NOT_AN_ADMIN)

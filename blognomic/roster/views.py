@@ -1,0 +1,153 @@
+"""Joining the game, the admins' roster page, idling, leaving and renames, and the core rules page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from blognomic.roster import services
+from blognomic.roster.forms import ApplicationForm, RenameForm
+from dynasties.models import Application, Game, RuleChange, User
+from dynasties.profiles import ADJUSTABLE, get_profile
+from votes.models import Post
+from votes.state import game_state
+
+
+def join(request: HttpRequest) -> HttpResponse:
+    form = ApplicationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.application_submit(
+                name=form.cleaned_data["name"], password=form.cleaned_data["password"],
+                message=form.cleaned_data["message"], ip_address=request.META.get("REMOTE_ADDR"),
+                now=timezone.now(),
+            )
+        except services.RosterError as error:
+            form.add_error(None, str(error))
+        else:
+            return render(request, "dynasties/join_sent.html", {"name": form.cleaned_data["name"]})
+    return render(request, "dynasties/join.html", {"form": form}, status=400 if request.method == "POST" else 200)
+
+
+def _require_admin(request: HttpRequest) -> None:
+    if not (request.user.is_authenticated and request.user.is_admin):
+        raise PermissionDenied("Only admins may manage the roster.")
+
+
+def roster(request: HttpRequest) -> HttpResponse:
+    _require_admin(request)
+    now = timezone.now()
+    request.game_state = game_state(now)
+    return render(request, "dynasties/roster.html", {
+        "applications": Application.objects.filter(status=Application.PENDING).order_by("submitted_at"),
+        "candidates": services.idle_candidates(now=now),
+        "rename_form": RenameForm(),
+    })
+
+
+def _acted(request: HttpRequest, action, success: str, redirect_to: str) -> HttpResponse:
+    try:
+        action()
+    except services.RosterError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, success)
+    return redirect(redirect_to)
+
+
+@require_POST
+def application_decide(request: HttpRequest, pk: int) -> HttpResponse:
+    _require_admin(request)
+    application = get_object_or_404(Application, pk=pk)
+    if request.POST.get("decision") == "approve":
+        return _acted(request, lambda: services.application_approve(
+            application=application, admin=request.user, now=timezone.now()),
+            f"{application.name} is now a player.", "roster")
+    return _acted(request, lambda: services.application_reject(
+        application=application, admin=request.user, now=timezone.now()),
+        f"The application from {application.name} was rejected.", "roster")
+
+
+@require_POST
+@login_required
+def idle(request: HttpRequest, name: str) -> HttpResponse:
+    user = get_object_or_404(User, username=name)
+    return _acted(request, lambda: services.player_idle(user=user, by=request.user, now=timezone.now()),
+                  f"{user} is now idle.", user.get_absolute_url())
+
+
+@require_POST
+@login_required
+def unidle(request: HttpRequest, name: str) -> HttpResponse:
+    user = get_object_or_404(User, username=name)
+    return _acted(request, lambda: services.player_unidle(user=user, by=request.user, now=timezone.now()),
+                  f"{user} is active again.", user.get_absolute_url())
+
+
+@require_POST
+def set_admin(request: HttpRequest, name: str) -> HttpResponse:
+    _require_admin(request)
+    user = get_object_or_404(User, username=name)
+    make_admin = request.POST.get("admin") == "yes"
+    return _acted(request, lambda: services.player_set_admin(user=user, is_admin=make_admin, by=request.user,
+                                                             now=timezone.now()),
+                  f"{user} is {'now' if make_admin else 'no longer'} an admin.", "roster")
+
+
+@require_POST
+@login_required
+def leave(request: HttpRequest) -> HttpResponse:
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, "Tick the box to confirm that you want to leave the game.")
+        return redirect(request.user.get_absolute_url())
+    return _acted(request, lambda: services.player_leave(user=request.user, now=timezone.now()),
+                  "You have left the game.", request.user.get_absolute_url())
+
+
+@require_POST
+def rename(request: HttpRequest, name: str) -> HttpResponse:
+    _require_admin(request)
+    user = get_object_or_404(User, username=name)
+    form = RenameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the new name and the enacted Proposal that allowed it.")
+        return redirect("roster")
+    proposal = Post.objects.filter(slug=form.cleaned_data["proposal"]).first()
+    if proposal is None:
+        messages.error(request, f"No post with id {form.cleaned_data['proposal']!r}.")
+        return redirect("roster")
+    old = user.username
+    return _acted(request, lambda: services.player_rename(
+        user=user, new_name=form.cleaned_data["new_name"], admin=request.user, proposal=proposal,
+        now=timezone.now()), f"{old} is now called {form.cleaned_data['new_name']}.", "roster")
+
+
+def core_rules(request: HttpRequest) -> HttpResponse:
+    """The parameters of the core rules in force, which enacted proposals changed, and (for admins) a form."""
+    now = timezone.now()
+    request.game_state = state = game_state(now)
+    if request.method == "POST":
+        _require_admin(request)
+        proposal = Post.objects.filter(slug=request.POST.get("proposal", "").strip()).first()
+        if proposal is None:
+            messages.error(request, "Give the id of the enacted Proposal that changed the rule.")
+        else:
+            _acted(request, lambda: services.rule_change_record(
+                parameter=request.POST.get("parameter", ""), raw_value=request.POST.get("value", ""),
+                proposal=proposal, admin=request.user, now=now), "The core rules were changed.", "core_rules")
+        return redirect("core_rules")
+    game: Game = state.game
+    base, current = get_profile(game.profile), game.rules_profile()
+    changes = {c.parameter: c for c in RuleChange.objects.select_related("proposal", "by").order_by("at", "pk")}
+    rows = [
+        {"name": name, "label": label, "base": getattr(base, name), "current": getattr(current, name),
+         "change": changes.get(name)}
+        for name, (_, _, label) in ADJUSTABLE.items()
+    ]
+    history = RuleChange.objects.select_related("proposal", "by").order_by("-at", "-pk")[:50]
+    return render(request, "dynasties/core_rules.html", {"rows": rows, "history": history, "profile": game})
