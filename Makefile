@@ -22,15 +22,18 @@ run: install
 	$(BIN)/python manage.py demo
 	$(BIN)/python manage.py runserver $(HOST)
 
-# The whole suite on SQLite, then again on PostgreSQL; Redis and Chromium tests run in both.
+# The import contract (the layers the README draws), then the whole suite on SQLite and again on
+# PostgreSQL; Redis and Chromium tests run in both.
 test: $(BIN)/.installed-dev
 	@mkdir -p .run
 	@scripts/ensure-test-services.sh > .run/pg-url
+	$(BIN)/lint-imports
 	env -u DATABASE_URL $(BIN)/pytest
 	DATABASE_URL=$$(cat .run/pg-url) $(BIN)/pytest
 
 lint: $(BIN)/.installed-dev
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 bench: $(BIN)/.installed-dev
 	$(BIN)/python benchmarks/run_all.py

@@ -28,3 +28,35 @@ def format_moment(moment: datetime) -> str:
     """A time as messages show it: "00:00 UTC on 26 Jul 2016"."""
     moment = moment.astimezone(UTC)
     return f"{moment:%H:%M} UTC on {moment.day} {_MONTHS[moment.month - 1]} {moment.year}"
+
+
+class NotATime(ValueError):
+    """Text that is not an ISO 8601 time with a time zone; ``naive`` when only the zone is missing."""
+
+    def __init__(self, value: object, *, naive: bool = False) -> None:
+        super().__init__(f"{value!r} is not an ISO 8601 time with a time zone")
+        self.naive = naive
+
+
+def parse_iso_time(value: object) -> datetime:
+    """An aware UTC datetime from an ISO 8601 string that carries its time zone (``Z`` or ``+02:00``)."""
+    if not isinstance(value, str):
+        raise NotATime(value)
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise NotATime(value) from None
+    if moment.tzinfo is None:
+        raise NotATime(value, naive=True)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        # "0001-01-01T00:00:00+01:00" is a valid string whose UTC moment no datetime can hold.
+        raise NotATime(value) from None
+
+
+def format_iso_time(moment: datetime | None) -> str | None:
+    """The archive's and the API's way of writing a time: ISO 8601 in UTC with a ``Z``."""
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")

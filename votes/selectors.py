@@ -9,6 +9,7 @@ from datetime import datetime
 
 from django.db.models import Exists, OuterRef, Q, Subquery
 
+from dynasties.clock import format_iso_time
 from dynasties.models import Dynasty, Game, User
 from votes import engine, limits
 from votes.models import Comment, Icon, Kind, Post, Resolution, Status
@@ -224,8 +225,6 @@ def pending_at(moment: datetime, *, kinds: Sequence[str] | None = None) -> list[
 
 def tally_report(post: Post, *, now: datetime) -> dict:
     """The tally interface's JSON object (see the README) for ``post`` as it stood at ``now``."""
-    from blognomic.archive.fields import format_time
-
     game = Game.load()
     profile = game.rules_profile()
     comments = list(post.comments.filter(at__lte=now).select_related("author").order_by("at", "pk"))
@@ -239,7 +238,7 @@ def tally_report(post: Post, *, now: datetime) -> dict:
         # Only proposals queue; a CfJ or DoV may be resolved whenever its own votes allow.
         is_oldest = True
     return {
-        "post": post.slug, "kind": post.kind, "at": format_time(now), "profile": game.profile,
+        "post": post.slug, "kind": post.kind, "at": format_iso_time(now), "profile": game.profile,
         "active_players": tally.active_count, "quorum": tally.quorum,
         "open_hours": round(tally.open_hours, 2), "votes": dict(sorted(tally.votes.items())),
         "for": tally.for_count, "against": tally.against_count,

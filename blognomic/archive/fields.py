@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
+
+from dynasties.clock import NotATime, format_iso_time, parse_iso_time
 
 FORMAT = "blognomic-archive"
 VERSION = 1
@@ -123,22 +125,10 @@ class Reader:
 
 def parse_time(value: Any, path: str) -> datetime:
     """An aware UTC datetime from an ISO 8601 string that carries its time zone (``Z`` or ``+02:00``)."""
-    if not isinstance(value, str):
-        raise ArchiveError(path, NOT_A_TIME)
     try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        raise ArchiveError(path, NOT_A_TIME) from None
-    if moment.tzinfo is None:
-        raise ArchiveError(path, NO_TIME_ZONE)
-    try:
-        return moment.astimezone(UTC)
-    except OverflowError:
-        # "0001-01-01T00:00:00+01:00" is a valid string whose UTC moment no datetime can hold.
-        raise ArchiveError(path, NOT_A_TIME) from None
+        return parse_iso_time(value)
+    except NotATime as error:
+        raise ArchiveError(path, NO_TIME_ZONE if error.naive else NOT_A_TIME) from None
 
 
-def format_time(moment: datetime | None) -> str | None:
-    if moment is None:
-        return None
-    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+format_time = format_iso_time

@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from blognomic.archive.fields import NO_TIME_ZONE, ArchiveError, format_time, parse_time
+from dynasties.clock import NotATime, format_iso_time, parse_iso_time
 from votes.models import Post
 from votes.selectors import tally_report
 
@@ -34,8 +34,8 @@ class Command(BaseCommand):
         if not post.is_votable:
             raise CommandError(NOT_VOTABLE.format(post_id=post_id, kind=post.get_kind_display()))
         if moment < post.posted_at:
-            raise CommandError(BEFORE_POST.format(at=format_time(moment), post_id=post_id,
-                                                  posted_at=format_time(post.posted_at)))
+            raise CommandError(BEFORE_POST.format(at=format_iso_time(moment), post_id=post_id,
+                                                  posted_at=format_iso_time(post.posted_at)))
         report = tally_report(post, now=moment)
         if as_json:
             self.stdout.write(json.dumps(report, ensure_ascii=False))
@@ -64,7 +64,6 @@ class Command(BaseCommand):
 
 def _moment(value: str):
     try:
-        return parse_time(value, "--at")
-    except ArchiveError as error:
-        template = NAIVE_TIME if error.message == NO_TIME_ZONE else BAD_TIME
-        raise CommandError(template.format(value=value)) from None
+        return parse_iso_time(value)
+    except NotATime as error:
+        raise CommandError((NAIVE_TIME if error.naive else BAD_TIME).format(value=value)) from None
