@@ -27,13 +27,7 @@ from gndt.models import (
     ScheduledEffect,
     Update,
 )
-from gndt.services import (
-    gndt_action_save,
-    gndt_effect_save,
-    gndt_effects_apply_due,
-    gndt_list_set,
-    gndt_undo,
-)
+from gndt.services import gndt_action_save, gndt_effect_save, gndt_effects_apply_due, gndt_list_set, gndt_undo
 from tests.factories import make_spectator
 from tests.gndt.builders import make_gndt, update
 

@@ -15,14 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from gndt.models import Column, EffectRun, Row, Update
-from gndt.services import (
-    GndtError,
-    gndt_action_save,
-    gndt_effect_save,
-    gndt_effects_apply_due,
-    gndt_undo,
-    gndt_update,
-)
+from gndt.services import GndtError, gndt_action_save, gndt_effect_save, gndt_effects_apply_due, gndt_undo, gndt_update
 from tests.concurrency import run_together
 from tests.factories import PASSWORD
 from tests.gndt.builders import make_gndt, value

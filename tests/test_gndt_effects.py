@@ -10,14 +10,7 @@ import time_machine
 from django.core.management import call_command
 
 from gndt.models import Column, EffectRun, Row, Update
-from gndt.services import (
-    GndtError,
-    gndt_column_add,
-    gndt_effect_save,
-    gndt_effects_apply_due,
-    gndt_row_add,
-    gndt_undo,
-)
+from gndt.services import GndtError, gndt_column_add, gndt_effect_save, gndt_effects_apply_due, gndt_row_add, gndt_undo
 from gndt.tasks import apply_scheduled_effects
 from tests.gndt.builders import make_gndt, update, value
 from votes.posting import post_create

@@ -14,10 +14,6 @@ from gndt import dice
 from gndt.models import Action, Cell, CellChange, Column, RandomListVersion, Row, Update
 from gndt.selectors import dynasty_is_archived, gndt_table_as_of, random_lists_for
 from gndt.services import (
-    ALREADY_UNDONE,
-    NOT_AN_ADMIN,
-    NOTHING_TO_DO,
-    UNKNOWN_ACTION,
     GndtError,
     gndt_action_retire,
     gndt_action_save,
@@ -32,6 +28,8 @@ from gndt.services import (
     gndt_undo,
     gndt_update,
 )
+from gndt.services.common import NOT_AN_ADMIN
+from gndt.services.updates import ALREADY_UNDONE, NOTHING_TO_DO, UNKNOWN_ACTION
 from tests.factories import make_dynasty, make_idle, make_player, make_spectator
 from tests.gndt.builders import current_values, make_gndt, update, value
 from votes.posting import post_create
