@@ -1,6 +1,6 @@
 """What the roster does to the GNDT: a joining player gets a row of defaults; a rename renames the row.
 
-Called by ``dynasties.services``; each change is logged like any other update, by the system.
+Called by the roster (``blognomic.roster.services``); each change is logged like any other update, by the system.
 """
 
 from __future__ import annotations
