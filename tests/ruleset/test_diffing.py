@@ -209,7 +209,8 @@ def _generated_text(rng: random.Random, lines: int) -> list[str]:
     ["scattered edits", "unrelated texts", "repeated lines", "long similar lines"],
 )
 def test_large_diffs_stay_fast_whatever_their_shape(shape):
-    """A regression guard, far above the benchmark's figures: 100 KB texts diff within a second."""
+    """A regression guard, far above the benchmark's figures: 100 KB texts diff within two seconds of CPU
+    time (CPU time, so that a busy machine running other work does not fail it)."""
     rng = random.Random(7)
     if shape == "scattered edits":
         old = _generated_text(rng, 1500)
@@ -227,7 +228,7 @@ def test_large_diffs_stay_fast_whatever_their_shape(shape):
         line = " ".join(f"w{index}" for index in range(700))
         old = [line] * 25
         new = [line.replace("w5", "Z5")] * 25
-    started = time.perf_counter()
+    started = time.process_time()
     render_inline_diff("\n".join(old), "\n".join(new))
     render_side_by_side_diff("\n".join(old), "\n".join(new))
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0
