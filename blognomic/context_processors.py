@@ -3,6 +3,7 @@
 from django.http import HttpRequest
 from django.utils import timezone
 
+from votes.selectors import awaiting_vote
 from votes.state import game_state
 
 
@@ -14,4 +15,5 @@ def sidebar(request: HttpRequest) -> dict:
     unread = 0
     if request.user.is_authenticated:
         unread = request.user.notifications.filter(read_at__isnull=True).count()
-    return {"state": state, "unread_notifications": unread}
+    awaiting = awaiting_vote(state=state, viewer=request.user, now=state.now)
+    return {"state": state, "unread_notifications": unread, "awaiting_vote": awaiting}
