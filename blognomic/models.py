@@ -12,3 +12,4 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.last_run_at:%Y-%m-%d %H:%M:%S}"
+

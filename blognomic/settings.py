@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "dynasties",
     "blognomic",
+    "blognomic.messaging",
     "votes",
     "ruleset",
     "gndt",

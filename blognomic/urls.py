@@ -23,5 +23,6 @@ urlpatterns = [
     path("", include("blognomic.roster.urls")),
     path("", include("blognomic.succession.urls")),
     path("", include("dynasties.urls")),
+    path("", include("blognomic.messaging.urls")),
     path("django-admin/", admin.site.urls),
 ]

@@ -33,6 +33,7 @@ from votes.tallying import (  # noqa: F401
     Matter,
     Tally,
     is_stale,
+    not_voted,
     oldest_pending,
     quorum,
     tally,

@@ -102,6 +102,7 @@ class MatterView:
     emperor_may_decide: bool = False  # 2005: the viewer is the Duke and may rule on this DoV now
     terms: dict[str, str] = field(default_factory=dict)  # the dynasty's words for "Player" and "Emperor"
     hiatus_message: str = ""  # set when the hiatus forbids resolving this kind of matter now
+    not_voted: list[str] = field(default_factory=list)  # active players with no counted vote, while pending
 
     @property
     def reasons(self) -> list[str]:
@@ -174,7 +175,9 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
     matter = matter_from(post, comments)
     profile = state.game.rules_profile()
     if post.is_pending:
-        view.judgement = engine.judge(matter, electorate=electorate_of(state), profile=profile, now=now)
+        electorate = electorate_of(state)
+        view.judgement = engine.judge(matter, electorate=electorate, profile=profile, now=now)
+        view.not_voted = engine.not_voted(view.judgement.tally, active=electorate.active)
         view.is_oldest_pending = oldest_pending_id(state.pending, profile=profile, now=now) == post.pk
         view.is_stale = post.kind == Kind.PROPOSAL and engine.is_stale(post.posted_at, profile=profile, now=now)
         if state.hiatus is not None:
@@ -257,3 +260,12 @@ def last_failed_dov_with_against(author: User) -> datetime | None:
     )
     moments = [r.at for post in failed for r in post.resolutions.all() if r.outcome != "reopened"]
     return max(moments) if moments else None
+
+
+def awaiting_vote(*, state: GameState, viewer, now: datetime) -> list[Post]:
+    """The pending matters on which ``viewer``, an active player, has no counted vote yet, oldest first."""
+    if not getattr(viewer, "is_authenticated", False) or viewer.username not in state.roster.active_names:
+        return []
+    judgements = judge_posts(state.pending, state=state, now=now)
+    return [post for post in state.pending
+            if post.pk in judgements and viewer.username not in judgements[post.pk].tally.votes]

@@ -314,3 +314,12 @@ def _became_trivial(
         if votes[player] == FOR and ballot.icon == FOR and ballot.trivial
     )
     return marked * 2 > for_votes
+
+
+def not_voted(tally: Tally, *, active: frozenset[str]) -> list[str]:
+    """The active players with no counted vote on the matter yet, in name order.
+
+    An author who never voted counts as FOR, and an abstaining DEFERENTIAL is a vote cast, so neither is
+    listed; a player whose only icon does not count (a VETO from someone not the Emperor) is.
+    """
+    return sorted(name for name in active if name not in tally.votes)
