@@ -6,11 +6,13 @@ from django.urls import include, path
 
 from blognomic import views
 from blognomic.feeds import LatestPostsFeed
+from blognomic.search import views as search_views
 
 urlpatterns = [
     path("", views.front_page, name="front_page"),
     path("healthz/", views.healthz, name="healthz"),
     path("feed/", LatestPostsFeed(), name="feed"),
+    path("search/", search_views.search, name="search"),
     path("<int:year>/<int:month>/", views.month_archive, name="month_archive"),
     path("category/<slug:category>/", views.category, name="category"),
     path("posts/<str:slug>/", views.post_detail, name="post_detail"),

@@ -1,0 +1,129 @@
+"""Finding posts, comments, wiki pages and GNDT comments that contain every term of a search.
+
+On PostgreSQL the matching uses its full-text search (stemmed, so "lighthouses" finds "lighthouse"); on
+SQLite every term must occur in the text. Either way each kind of result costs one query, and
+anonymous posts never answer a search by author.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection
+from django.db.models import Q, QuerySet
+from django.urls import reverse
+
+from blognomic.search.text import snippet
+from gndt.models import Update
+from ruleset.models import Page
+from votes.models import Comment, Post
+
+KINDS = {"posts": "Posts", "comments": "Comments", "wiki": "Wiki pages", "gndt": "GNDT comments"}
+
+
+@dataclass(frozen=True)
+class Filters:
+    author: str = ""
+    dynasty: int | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    viewer: object = None  # who is searching: GNDT comments on secret columns are only for those who see them
+
+
+@dataclass
+class Hit:
+    title: str
+    url: str
+    snippet: str
+    author: str
+    at: datetime | None
+
+
+def _matching(queryset: QuerySet, fields: list[str], terms: list[str]) -> QuerySet:
+    if connection.vendor == "postgresql":
+        from django.contrib.postgres.search import SearchQuery, SearchVector
+
+        vector = SearchVector(*fields, config="english")
+        query = None
+        for term in terms:
+            part = SearchQuery(term, search_type="phrase" if " " in term else "plain", config="english")
+            query = part if query is None else query & part
+        # Names and odd tokens that the stemmer drops still match literally.
+        return queryset.annotate(search=vector).filter(Q(search=query) | _contains_all(fields, terms))
+    return queryset.filter(_contains_all(fields, terms))
+
+
+def _contains_all(fields: list[str], terms: list[str]) -> Q:
+    condition = Q()
+    for term in terms:
+        condition &= _any_contains(fields, term)
+    return condition
+
+
+def _any_contains(fields: list[str], term: str) -> Q:
+    condition = Q()
+    for field in fields:
+        condition |= Q(**{f"{field}__icontains": term})
+    return condition
+
+
+def _dated(queryset: QuerySet, field: str, filters: Filters) -> QuerySet:
+    if filters.since:
+        queryset = queryset.filter(**{f"{field}__gte": filters.since})
+    if filters.until:
+        queryset = queryset.filter(**{f"{field}__lte": filters.until})
+    return queryset
+
+
+def search_posts(terms: list[str], filters: Filters, *, offset: int, limit: int) -> list[Hit]:
+    posts = _dated(Post.objects.select_related("author"), "posted_at", filters)
+    if filters.author:
+        posts = posts.filter(author__username=filters.author, anonymous=False)
+    if filters.dynasty is not None:
+        posts = posts.filter(dynasty__number=filters.dynasty)
+    posts = _matching(posts, ["title", "body"], terms).order_by("-posted_at", "-pk")[offset:offset + limit]
+    return [Hit(title=p.title, url=p.get_absolute_url(), snippet=snippet(f"{p.title} — {p.body}", terms),
+                author="" if p.anonymous else p.author.username, at=p.posted_at) for p in posts]
+
+
+def search_comments(terms: list[str], filters: Filters, *, offset: int, limit: int) -> list[Hit]:
+    comments = _dated(Comment.objects.select_related("author", "post"), "at", filters)
+    if filters.author:
+        comments = comments.filter(author__username=filters.author)
+    if filters.dynasty is not None:
+        comments = comments.filter(post__dynasty__number=filters.dynasty)
+    comments = _matching(comments, ["text"], terms).order_by("-at", "-pk")[offset:offset + limit]
+    return [Hit(title=f"On “{c.post.title}”", url=f"{c.post.get_absolute_url()}#comment-{c.pk}",
+                snippet=snippet(c.text, terms), author=c.author.username, at=c.at) for c in comments]
+
+
+def search_wiki(terms: list[str], filters: Filters, *, offset: int, limit: int) -> list[Hit]:
+    pages = Page.objects.filter(current__isnull=False).select_related("current", "current__author")
+    if filters.author:
+        pages = pages.filter(current__author__username=filters.author)
+    pages = _dated(pages, "current__at", filters)
+    pages = _matching(pages, ["title", "current__text"], terms).order_by("title")[offset:offset + limit]
+    return [Hit(title=p.title, url=p.get_absolute_url(), snippet=snippet(p.current.text, terms),
+                author=p.current.author.username if p.current.author else "", at=p.current.at) for p in pages]
+
+
+def search_gndt(terms: list[str], filters: Filters, *, offset: int, limit: int) -> list[Hit]:
+    updates = _dated(Update.objects.select_related("by", "dynasty").exclude(comment=""), "at", filters)
+    viewer = filters.viewer
+    if not (viewer is not None and viewer.is_authenticated and viewer.is_admin):
+        secret = Update.objects.filter(changes__column__hidden=True)
+        if viewer is not None and viewer.is_authenticated:
+            secret = secret.exclude(dynasty__emperor=viewer)
+        updates = updates.exclude(pk__in=secret.values("pk"))
+    if filters.author:
+        updates = updates.filter(by__username=filters.author)
+    if filters.dynasty is not None:
+        updates = updates.filter(dynasty__number=filters.dynasty)
+    updates = _matching(updates, ["comment"], terms).order_by("-at", "-pk")[offset:offset + limit]
+    return [Hit(title=f"GNDT update #{u.pk}", url=reverse("gndt_update", args=[u.pk]),
+                snippet=snippet(u.comment, terms), author=u.by.username if u.by else "the system", at=u.at)
+            for u in updates]
+
+
+SEARCHES = {"posts": search_posts, "comments": search_comments, "wiki": search_wiki, "gndt": search_gndt}

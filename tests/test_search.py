@@ -1,0 +1,107 @@
+"""Search across posts, comments, wiki pages and GNDT comments, with filters, highlighting and clear refusals."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+
+from blognomic.search.text import EMPTY_QUERY, QueryError, parse_query, snippet
+from ruleset.services import page_create
+from tests.factories import PASSWORD, make_proposal, vote
+from tests.gndt.builders import make_gndt, update
+from votes.models import Post
+
+pytestmark = pytest.mark.django_db
+
+
+def test_parse_query_reads_words_and_quoted_phrases():
+    assert parse_query('Fog  "storm WARNINGS" fog x') == ["fog", "storm warnings"]
+
+
+@pytest.mark.parametrize("raw", ["", "   ", "a", "\x00fog", "x" * 201, " ".join(f"w{n}" for n in range(11))])
+def test_parse_query_refuses_what_cannot_be_searched(raw):
+    with pytest.raises(QueryError):
+        parse_query(raw)
+
+
+def test_snippets_mark_matches_and_escape_everything_else():
+    html = snippet("<b>Lighthouse</b> keepers tend the LIGHTHOUSE lamp", ["lighthouse"])
+    assert html.count("<mark>") == 2 and "&lt;b&gt;" in html and "<b>" not in html
+
+
+@pytest.fixture
+def game(t0):
+    game = make_gndt(t0)
+    emperor, admin, p3 = game.players[0], game.players[1], game.players[2]
+    proposal = make_proposal(p3, at=t0, title="Proposal: Storm Warnings",
+                             body="Add a rule: when the barometer falls, every keeper raises a storm flag.")
+    vote(proposal, game.players[3], "for", at=t0 + timedelta(hours=1), text="Storm flags are overdue.")
+    page_create(title="Map", kind="gamestate", author=admin, text="The north cape has a storm beacon.",
+                summary="Start the map", now=t0, check_permission=False)
+    update(game, p3, {("P03", "Money"): "310"}, now=t0 + timedelta(hours=2), comment="Paid for a storm lantern")
+    update(game, admin, {("P03", "Role"): "Werewolf"}, now=t0 + timedelta(hours=3), comment="Secret storm role")
+    return game
+
+
+def test_one_search_finds_every_kind_of_text(client, game):
+    page = client.get(reverse("search"), {"q": "storm"}).content.decode()
+    for section in ("results-posts", "results-comments", "results-wiki", "results-gndt"):
+        assert "Nothing found." not in page.split(section)[1].split("</section>")[0], section
+    assert "<mark>Storm</mark> Warnings" in page
+
+
+def test_a_rules_wording_finds_the_proposal_that_introduced_it(client, game):
+    page = client.get(reverse("search"), {"q": '"raises a storm flag"', "kind": "posts"}).content.decode()
+    assert "Proposal: Storm Warnings" in page
+
+
+def test_filters_narrow_by_author_and_date(client, game, t0):
+    page = client.get(reverse("search"), {"q": "storm", "kind": "comments", "author": "P04"}).content.decode()
+    assert "Storm flags are overdue." in page.replace("<mark>", "").replace("</mark>", "")
+    page = client.get(reverse("search"), {"q": "storm", "kind": "comments", "author": "P02"}).content.decode()
+    assert "Nothing found." in page
+    later = (t0 + timedelta(days=3)).date().isoformat()
+    page = client.get(reverse("search"), {"q": "storm", "kind": "posts", "since": later}).content.decode()
+    assert "Nothing found." in page
+
+
+def test_gndt_comments_on_secret_columns_are_only_for_those_who_see_them(client, game):
+    page = client.get(reverse("search"), {"q": "secret", "kind": "gndt"}).content.decode()
+    assert "Nothing found." in page
+    assert client.login(username="P02", password=PASSWORD)  # an admin
+    page = client.get(reverse("search"), {"q": "secret", "kind": "gndt"}).content.decode()
+    assert "Secret" in page and "Nothing found." not in page
+
+
+def test_an_anonymous_post_never_answers_a_search_by_its_author(client, game, t0):
+    Post.objects.filter(title="Proposal: Storm Warnings").update(anonymous=True)
+    page = client.get(reverse("search"), {"q": "storm", "kind": "posts", "author": "P03"}).content.decode()
+    assert "Nothing found." in page
+    page = client.get(reverse("search"), {"q": "storm", "kind": "posts"}).content.decode()
+    assert "P03" not in page.split("results-posts")[1].split("</section>")[0]
+
+
+@pytest.mark.parametrize("params", [
+    {"q": ""}, {"q": "x" * 10_000}, {"q": "storm", "kind": "users"}, {"q": "storm", "since": "yesterday"},
+    {"q": "storm", "dynasty": "²"}, {"q": "storm", "dynasty": "9" * 20}, {"q": "storm", "page": "0"},
+    {"q": "storm\x00"},
+])
+def test_bad_searches_get_a_clear_400(client, game, params):
+    response = client.get(reverse("search"), params)
+    assert response.status_code == 400
+    assert 'class="error"' in response.content.decode()
+
+
+def test_the_empty_search_page_just_shows_the_form(client):
+    response = client.get(reverse("search"))
+    assert response.status_code == 200 and EMPTY_QUERY not in response.content.decode()
+
+
+def test_each_kind_costs_one_query_however_much_matches(client, game, t0, django_assert_max_num_queries):
+    for n in range(30):
+        Post.objects.create(slug=f"storm-{n}", kind="story", title=f"Story: Storm {n}", author=game.players[n % 5],
+                            posted_at=t0 - timedelta(days=10 + n), body="A storm story.")
+    with django_assert_max_num_queries(12):
+        assert client.get(reverse("search"), {"q": "storm"}).status_code == 200
