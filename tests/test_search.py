@@ -34,7 +34,7 @@ def test_snippets_mark_matches_and_escape_everything_else():
 @pytest.fixture
 def game(t0):
     game = make_gndt(t0)
-    emperor, admin, p3 = game.players[0], game.players[1], game.players[2]
+    admin, p3 = game.players[1], game.players[2]
     proposal = make_proposal(p3, at=t0, title="Proposal: Storm Warnings",
                              body="Add a rule: when the barometer falls, every keeper raises a storm flag.")
     vote(proposal, game.players[3], "for", at=t0 + timedelta(hours=1), text="Storm flags are overdue.")
