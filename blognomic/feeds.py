@@ -1,10 +1,18 @@
-"""Atom feeds of the latest posts, for players who follow the game in a feed reader."""
+"""Atom feeds, for players who follow the game in a feed reader: the latest posts, each category, the
+comments of one post, and a player's own notices at a private address."""
+
+from __future__ import annotations
 
 from django.contrib.syndication.views import Feed
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
-from dynasties.models import Game
-from votes.models import Post
+from dynasties.models import Game, Notification, User
+from votes.models import KIND_SLUGS, Comment, Kind, Post
+
+ITEMS = 30
 
 
 class LatestPostsFeed(Feed):
@@ -18,7 +26,7 @@ class LatestPostsFeed(Feed):
         return "Proposals, Calls for Judgement, Declarations of Victory and story posts."
 
     def items(self):
-        return Post.objects.select_related("author").order_by("-posted_at", "-pk")[:30]
+        return Post.objects.select_related("author").order_by("-posted_at", "-pk")[:ITEMS]
 
     def item_title(self, item: Post) -> str:
         return item.title
@@ -34,3 +42,98 @@ class LatestPostsFeed(Feed):
 
     def item_categories(self, item: Post):
         return [item.get_kind_display()]
+
+
+class CategoryFeed(LatestPostsFeed):
+    """The latest posts of one category (``/category/proposals/feed/``)."""
+
+    def get_object(self, request, category: str) -> str:
+        kind = KIND_SLUGS.get(category)
+        if kind is None:
+            raise Http404("No such category.")
+        self._slug = category
+        return kind
+
+    def title(self, kind: str) -> str:
+        return f"{Game.load().name}: {Kind(kind).label}s"
+
+    def link(self, kind: str) -> str:
+        return reverse("category", args=[self._slug])
+
+    def subtitle(self, kind: str) -> str:
+        return f"The latest {Kind(kind).label}s."
+
+    def items(self, kind: str):
+        return Post.objects.filter(kind=kind).select_related("author").order_by("-posted_at", "-pk")[:ITEMS]
+
+
+class PostCommentsFeed(Feed):
+    """Every comment on one post, latest first (``/posts/<id>/comments/feed/``)."""
+
+    feed_type = Atom1Feed
+
+    def get_object(self, request, slug: str) -> Post:
+        return get_object_or_404(Post, slug=slug)
+
+    def title(self, post: Post) -> str:
+        return f"Comments on “{post.title}”"
+
+    def link(self, post: Post) -> str:
+        return post.get_absolute_url()
+
+    def items(self, post: Post):
+        return post.comments.select_related("author").order_by("-at", "-pk")[:100]
+
+    def item_title(self, item: Comment) -> str:
+        vote = f" ({item.get_icon_display()})" if item.icon else ""
+        return f"{item.author.username}{vote}"
+
+    def item_description(self, item: Comment) -> str:
+        return item.text_html
+
+    def item_link(self, item: Comment) -> str:
+        return f"{reverse('post_detail', args=[item.post.slug])}#comment-{item.pk}"
+
+    def item_author_name(self, item: Comment) -> str:
+        return item.author.username
+
+    def item_pubdate(self, item: Comment):
+        return item.at
+
+
+class NoticesFeed(Feed):
+    """A player's own notices, at an address only they know (``/notices/feed/<token>/``)."""
+
+    feed_type = Atom1Feed
+
+    def get_object(self, request, token: str) -> User:
+        if len(token) < 20:
+            raise Http404("No such feed.")
+        return get_object_or_404(User, notices_feed_token=token)
+
+    def title(self, user: User) -> str:
+        return f"{Game.load().name}: notices for {user.username}"
+
+    def link(self, user: User) -> str:
+        return reverse("notifications")
+
+    def items(self, user: User):
+        return Notification.objects.filter(user=user).order_by("-created_at", "-pk")[:50]
+
+    def item_title(self, item: Notification) -> str:
+        return item.text
+
+    def item_description(self, item: Notification) -> str:
+        return ""
+
+    def item_link(self, item: Notification) -> str:
+        return item.url or f"{reverse('notifications')}#notice-{item.pk}"
+
+    def item_guid(self, item: Notification) -> str:
+        return f"notice-{item.pk}"
+
+    def item_guid_is_permalink(self, item: Notification) -> bool:
+        return False
+
+    def item_pubdate(self, item: Notification):
+        return item.created_at

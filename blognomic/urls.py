@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from blognomic import views
-from blognomic.feeds import LatestPostsFeed
+from blognomic.feeds import CategoryFeed, LatestPostsFeed, NoticesFeed, PostCommentsFeed
 from blognomic.search import views as search_views
 
 urlpatterns = [
@@ -15,6 +15,9 @@ urlpatterns = [
     path("search/", search_views.search, name="search"),
     path("<int:year>/<int:month>/", views.month_archive, name="month_archive"),
     path("category/<slug:category>/", views.category, name="category"),
+    path("category/<slug:category>/feed/", CategoryFeed(), name="category_feed"),
+    path("posts/<str:slug>/comments/feed/", PostCommentsFeed(), name="post_comments_feed"),
+    path("notices/feed/<str:token>/", NoticesFeed(), name="notices_feed"),
     path("posts/<str:slug>/", views.post_detail, name="post_detail"),
     path("players/<path:name>/", views.player_detail, name="player_detail"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

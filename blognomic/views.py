@@ -8,6 +8,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
 
 from dynasties.models import User
@@ -67,7 +68,8 @@ def category(request: HttpRequest, category: str) -> HttpResponse:
     kind = KIND_SLUGS.get(category)
     if kind is None:
         raise Http404("No such category.")
-    return _listing(request, Post.objects.filter(kind=kind), heading=Kind(kind).label + "s")
+    return _listing(request, Post.objects.filter(kind=kind), heading=Kind(kind).label + "s",
+                    feed_url=reverse("category_feed", args=[category]))
 
 
 def post_detail(request: HttpRequest, slug: str) -> HttpResponse:

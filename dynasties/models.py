@@ -76,6 +76,10 @@ class User(AbstractUser):
         blank=True,
         help_text="When this account became a player. Empty for accounts that never joined (spectators).",
     )
+    notices_feed_token = models.CharField(
+        max_length=64, blank=True, db_index=True, editable=False,
+        help_text="The secret part of the address of this player's private feed of notices (empty: none yet).",
+    )
     is_admin = models.BooleanField(
         "game admin",
         default=False,

@@ -3,12 +3,14 @@
 from django.urls import path
 
 from ruleset import views
+from ruleset.feeds import RevisionsFeed
 
 urlpatterns = [
     path("wiki/", views.wiki_index, name="wiki_index"),
     path("wiki/new/", views.wiki_new, name="wiki_new"),
     path("wiki/<str:slug>/", views.wiki_page, name="wiki_page"),
     path("wiki/<str:slug>/history/", views.wiki_history, name="wiki_history"),
+    path("wiki/<str:slug>/feed/", RevisionsFeed(), name="wiki_feed"),
     path("wiki/<str:slug>/r/<int:number>/", views.wiki_revision, name="wiki_revision"),
     path("wiki/<str:slug>/r/<int:number>/restore/", views.wiki_revert, name="wiki_revert"),
     path("wiki/<str:slug>/as-of/", views.wiki_as_of, name="wiki_as_of"),
