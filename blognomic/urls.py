@@ -5,6 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from blognomic import views
+from blognomic.api.views import api
 from blognomic.feeds import CategoryFeed, LatestPostsFeed, NoticesFeed, PostCommentsFeed
 from blognomic.search import views as search_views
 
@@ -29,5 +30,6 @@ urlpatterns = [
     path("", include("blognomic.succession.urls")),
     path("", include("dynasties.urls")),
     path("", include("blognomic.messaging.urls")),
+    path("api/", api.urls),
     path("django-admin/", admin.site.urls),
 ]
