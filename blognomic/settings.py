@@ -141,10 +141,15 @@ CELERY_BEAT_SCHEDULE = {
     "report-idle-candidates": {"task": "dynasties.tasks.report_idle_candidates",
                                "schedule": _every(crontab(hour=9, minute=0))},
     "apply-gndt-effects": {"task": "gndt.tasks.apply_scheduled_effects", "schedule": _every(crontab(minute="*"))},
+    "send-notices": {"task": "votes.tasks.send_notices", "schedule": _every(crontab(minute="*"))},
+    "email-digests": {"task": "votes.tasks.email_digests", "schedule": _every(crontab(hour=7, minute=0))},
+    "deliver-webhooks": {"task": "dynasties.tasks.deliver_webhooks", "schedule": _every(crontab(minute="*"))},
 }
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "blognomic@localhost")
+# The site's public address, for links that leave it (emails, webhooks).
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 

@@ -319,3 +319,84 @@ class RuleChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.parameter} = {self.value!r}"
+
+
+class NoticePreferences(models.Model):
+    """What a player wants to be told, and whether by email too. A player with no row gets the defaults."""
+
+    # (field, what the preferences page calls it, on by default)
+    KINDS = [
+        ("new_matter", "A new Proposal, Call for Judgement or Declaration of Victory is posted", True),
+        ("closing_soon", "A matter I have not voted on may be resolved within 12 hours", True),
+        ("own_resolved", "A matter I posted is enacted or failed", True),
+        ("reply", "Someone comments after me on a post I commented on", False),
+        ("mention", "Someone names me in a comment", True),
+        ("resolvable", "(Admins) A matter may now be enacted or failed", True),
+        ("message", "A private message arrives", True),
+    ]
+
+    user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="notice_preferences")
+    new_matter = models.BooleanField(default=True)
+    closing_soon = models.BooleanField(default=True)
+    own_resolved = models.BooleanField(default=True)
+    reply = models.BooleanField(default=False)
+    mention = models.BooleanField(default=True)
+    resolvable = models.BooleanField(default=True)
+    message = models.BooleanField(default=True)
+    by_email = models.BooleanField(default=True, help_text="Send each notice by email as well (if I gave an address).")
+    daily_digest = models.BooleanField(
+        default=False, help_text="Once a day, an email of the matters still waiting for my vote.")
+
+    def __str__(self) -> str:
+        return f"Notice preferences of {self.user}"
+
+    @classmethod
+    def defaults(cls) -> dict[str, bool]:
+        return {name: on for name, _, on in cls.KINDS} | {"by_email": True, "daily_digest": False}
+
+
+class Webhook(models.Model):
+    """An address the admins set up to receive the game's public events as JSON (a chat bot relays them)."""
+
+    url = models.URLField(max_length=500, help_text="http:// or https:// address that accepts a JSON POST.")
+    enabled = models.BooleanField(default=True)
+    created_at = models.DateTimeField()
+    created_by = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class WebhookDelivery(models.Model):
+    """One event queued for one webhook: sent by a beat job, retried with back-off, then recorded as failed."""
+
+    PENDING, SENT, FAILED = "pending", "sent", "failed"
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    key = models.CharField(max_length=200)
+    payload = models.JSONField()
+    status = models.CharField(max_length=8, default=PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField()
+    next_attempt_at = models.DateTimeField(db_index=True)
+    last_error = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["webhook", "key"], name="one_delivery_per_event")]
+
+    def __str__(self) -> str:
+        return f"{self.key} to {self.webhook} ({self.status})"
+
+
+class EmailDigest(models.Model):
+    """That a player's daily digest for a day was sent, so a second run of the job sends nothing."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "day"], name="one_digest_a_day")]
+
+    def __str__(self) -> str:
+        return f"Digest for {self.user} on {self.day}"

@@ -3,9 +3,14 @@
 from celery import shared_task
 from django.utils import timezone
 
-from dynasties import jobs
+from dynasties import jobs, webhooks
 
 
 @shared_task
 def announce_seasonal_hiatus() -> str:
     return str(jobs.seasonal_hiatus_announce(now=timezone.now()))
+
+
+@shared_task
+def deliver_webhooks() -> str:
+    return str(webhooks.webhooks_deliver(now=timezone.now()))

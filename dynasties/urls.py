@@ -5,4 +5,6 @@ from dynasties import views
 urlpatterns = [
     path("notices/", views.notifications, name="notifications"),
     path("notices/feed-address/", views.notices_feed_renew, name="notices_feed_renew"),
+    path("notices/preferences/", views.notice_preferences, name="notice_preferences"),
+    path("notices/webhooks/", views.webhooks, name="webhooks"),
 ]

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.conf import settings
+
 from dynasties.beat import JobReport
 from dynasties.models import Game
 from dynasties.notify import admins_now, notify
+from dynasties.webhooks import webhook_queue
 from votes import engine
 from votes.models import Kind, Post
 from votes.selectors import judge_posts, oldest_pending_id
@@ -34,8 +37,11 @@ def matters_flag_resolvable(*, now: datetime, dry_run: bool = False) -> JobRepor
             if dry_run:
                 continue
             Post.objects.filter(pk=post.pk, **{f"{flag}__isnull": True}).update(**{flag: now})
-            notify(users=admins, key=f"{flag}:{post.pk}", now=now, url=post.get_absolute_url(),
+            notify(users=admins, key=f"{flag}:{post.pk}", now=now, url=post.get_absolute_url(), kind="resolvable",
                    text=f"“{post.title}” may now be {verb}.")
+            webhook_queue(key=f"{flag}:{post.pk}", now=now, payload={
+                "event": "matter_resolvable", "title": post.title, "kind": post.kind, "may_be": verb,
+                "url": settings.SITE_URL.rstrip("/") + post.get_absolute_url(), "at": now.isoformat()})
     return report
 
 

@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.utils import timezone
 
-from votes import jobs
+from votes import jobs, notices
 
 
 @shared_task
@@ -19,3 +19,13 @@ def mark_stale_proposals() -> str:
 @shared_task
 def auto_resolve_matters() -> str:
     return str(jobs.matters_auto_resolve(now=timezone.now()))
+
+
+@shared_task
+def send_notices() -> str:
+    return str(notices.notices_send(now=timezone.now()))
+
+
+@shared_task
+def email_digests() -> str:
+    return str(notices.digests_send(now=timezone.now()))

@@ -100,5 +100,5 @@ def conversation_mark_read(*, conversation: Conversation, user: User, now: datet
 
 def _tell(message: Message, users: list[User], now: datetime) -> None:
     url = reverse("message_thread", args=[message.conversation_id])
-    notify(users=users, key=f"message:{message.pk}", now=now, url=url,
+    notify(users=users, key=f"message:{message.pk}", now=now, url=url, kind="message",
            text=f"A private message from {message.sender.username}: “{message.conversation.subject}”")

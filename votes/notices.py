@@ -1,0 +1,139 @@
+"""Telling players what they asked to hear about: new matters, matters closing before they voted, their own
+matters resolved, replies and mentions; the public events also go to the admins' webhooks; and a daily
+digest by email. Idempotent beat jobs: every notice has a key, so a second run tells nobody twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+
+from dynasties.beat import JobReport
+from dynasties.models import EmailDigest, User
+from dynasties.notify import notify, preferences_of
+from dynasties.webhooks import webhook_queue
+from votes.models import Comment, Post, Resolution
+from votes.selectors import judge_posts
+from votes.state import game_state
+
+LOOK_BACK = timedelta(days=2)  # how far back a run looks; keys make the overlap harmless
+CLOSING_WITHIN = timedelta(hours=12)
+
+
+def absolute(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def _event(kind: str, post: Post, now: datetime, **extra) -> dict:
+    return {"event": kind, "title": post.title, "kind": post.kind, "url": absolute(post.get_absolute_url()),
+            "author": None if post.anonymous else post.author.username, "at": now.isoformat(), **extra}
+
+
+def notices_send(*, now: datetime, dry_run: bool = False) -> JobReport:
+    """Everything due since the last run: each notice once, each webhook event once."""
+    state = game_state(now)
+    active = [user for user in state.roster.active]
+    report = JobReport()
+    recent = Post.objects.votable().filter(posted_at__gte=now - LOOK_BACK, posted_at__lte=now).select_related("author")
+    for post in recent:
+        if not dry_run:  # the chat hears of every matter, even one resolved before this run
+            webhook_queue(key=f"posted:{post.pk}", payload=_event("matter_posted", post, post.posted_at), now=now)
+        if not post.is_pending:
+            continue
+        told = notify(users=[u for u in active if u.pk != post.author_id], key=f"new-matter:{post.pk}", now=now,
+                      url=post.get_absolute_url(), kind="new_matter", dry_run=dry_run,
+                      text=f"New: “{post.title}”.")
+        if told:
+            report.done.append(f"{post.slug}: told {len(told)} of a new matter")
+    judgements = judge_posts(state.pending, state=state, now=now)
+    by_name = {user.username: user for user in active}
+    for post in state.pending:
+        judgement = judgements.get(post.pk)
+        if judgement is None:
+            continue
+        soon = [moment for moment in (judgement.enact_from, judgement.fail_from) if moment is not None]
+        if not (judgement.can_enact or judgement.can_fail or any(moment <= now + CLOSING_WITHIN for moment in soon)):
+            continue
+        waiting = [by_name[name] for name in by_name if name not in judgement.tally.votes]
+        told = notify(users=waiting, key=f"closing:{post.pk}", now=now, url=post.get_absolute_url(),
+                      kind="closing_soon", dry_run=dry_run,
+                      text=f"“{post.title}” may be resolved within 12 hours and you have not voted.")
+        if told:
+            report.done.append(f"{post.slug}: told {len(told)} it closes soon")
+    resolutions = (Resolution.objects.filter(at__gte=now - LOOK_BACK, at__lte=now).exclude(outcome="reopened")
+                   .select_related("post", "post__author"))
+    for resolution in resolutions:
+        post = resolution.post
+        verb = "enacted" if resolution.outcome == "enacted" else f"failed ({resolution.outcome})"
+        if post.author.joined_at is not None:
+            notify(users=[post.author], key=f"resolved:{resolution.pk}", now=now, url=post.get_absolute_url(),
+                   kind="own_resolved", dry_run=dry_run, text=f"Your “{post.title}” was {verb}.")
+        if not dry_run:
+            webhook_queue(key=f"resolved:{resolution.pk}", now=now,
+                          payload=_event("matter_resolved", post, resolution.at, outcome=resolution.outcome))
+    report.done += _replies_and_mentions(now=now, active=active, dry_run=dry_run)
+    return report
+
+
+def _replies_and_mentions(*, now: datetime, active: list[User], dry_run: bool) -> list[str]:
+    comments = list(Comment.objects.filter(at__gte=now - LOOK_BACK, at__lte=now).select_related("author", "post")
+                    .order_by("at", "pk"))
+    if not comments:
+        return []
+    earlier: dict[int, list[tuple[datetime, int]]] = defaultdict(list)
+    for post_id, author_id, at in Comment.objects.filter(post__in={c.post_id for c in comments}).values_list(
+            "post_id", "author_id", "at"):
+        earlier[post_id].append((at, author_id))
+    by_pk = {user.pk: user for user in active}
+    done = []
+    for comment in comments:
+        before = {author for at, author in earlier[comment.post_id] if at < comment.at and author != comment.author_id}
+        told = notify(users=[by_pk[pk] for pk in before if pk in by_pk], key=f"reply:{comment.pk}", now=now,
+                      url=f"{comment.post.get_absolute_url()}#comment-{comment.pk}", kind="reply", dry_run=dry_run,
+                      text=f"{comment.author.username} commented after you on “{comment.post.title}”.")
+        named = [user for user in active if user.pk != comment.author_id and _names(comment.text, user.username)]
+        told += notify(users=named, key=f"mention:{comment.pk}", now=now, kind="mention", dry_run=dry_run,
+                       url=f"{comment.post.get_absolute_url()}#comment-{comment.pk}",
+                       text=f"{comment.author.username} named you on “{comment.post.title}”.")
+        if told:
+            done.append(f"comment {comment.pk}: told {len(told)}")
+    return done
+
+
+def _names(text: str, name: str) -> bool:
+    """Whether ``text`` names the player: the whole name, not inside another word, in any case."""
+    return re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text or "", re.IGNORECASE) is not None
+
+
+def digests_send(*, now: datetime, dry_run: bool = False) -> JobReport:
+    """Once a day, email each player who asked for it the pending matters still waiting for their vote."""
+    state = game_state(now)
+    report = JobReport()
+    wanting = [user for user, prefs in zip(state.roster.active, preferences_of(state.roster.active).values(),
+                                           strict=True) if prefs["daily_digest"] and user.email]
+    if not wanting:
+        return report
+    judgements = judge_posts(state.pending, state=state, now=now)
+    for user in wanting:
+        waiting = [post for post in state.pending
+                   if post.pk in judgements and user.username not in judgements[post.pk].tally.votes]
+        if not waiting or EmailDigest.objects.filter(user=user, day=now.date()).exists():
+            continue
+        report.done.append(f"{user.username}: {len(waiting)} waiting")
+        if dry_run:
+            continue
+        try:
+            with transaction.atomic():
+                EmailDigest.objects.create(user=user, day=now.date(), sent_at=now)
+        except IntegrityError:
+            continue
+        lines = [f"- {post.title}: {absolute(post.get_absolute_url())}" for post in waiting]
+        send_mail(subject=f"{len(waiting)} matters wait for your vote",
+                  message="These pending matters wait for your vote:\n\n" + "\n".join(lines),
+                  from_email=settings.DEFAULT_FROM_EMAIL, recipient_list=[user.email], fail_silently=True)
+    return report
