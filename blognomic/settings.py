@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "dynasties",
     "blognomic",
     "blognomic.messaging",
+    "blognomic.commitments",
     "votes",
     "ruleset",
     "gndt",

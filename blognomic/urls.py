@@ -30,6 +30,7 @@ urlpatterns = [
     path("", include("blognomic.succession.urls")),
     path("", include("dynasties.urls")),
     path("", include("blognomic.messaging.urls")),
+    path("", include("blognomic.commitments.urls")),
     path("api/", api.urls),
     path("django-admin/", admin.site.urls),
 ]
