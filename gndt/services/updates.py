@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 
 from dynasties.models import Dynasty, User
-from gndt import dice
+from gndt import decks, dice
 from gndt.actions import Performed, Spacing, check_action_with_spacing, start_of_week
 from gndt.models import (
     Action,
@@ -113,7 +113,7 @@ def gndt_update(
             raise GndtError(NOTHING_CHANGED)
         if declared is not None:
             _check_action_allowed(declared, by=by, now=now)
-        rolls = _roll(comment, dynasty)
+        rolls = _roll(comment, dynasty, by)
         update = Update.objects.create(
             dynasty=dynasty,
             by=by,
@@ -340,12 +340,13 @@ def _check_action_allowed(action: Action, *, by: User, now: datetime) -> None:
         raise GndtError(verdict.message)
 
 
-def _roll(comment: str, dynasty: Dynasty) -> list[dict]:
+def _roll(comment: str, dynasty: Dynasty, by: User | None = None) -> list[dict]:
     if not comment:
         return []
     try:
         rolls = dice.roll_comment(comment, lists=random_lists_for(dynasty))
-    except dice.DiceError as error:
+        plan = decks.plan_deck_draws(comment)
+    except (dice.DiceError, decks.DeckError) as error:
         raise GndtError(str(error)) from None
     return [
         {
@@ -359,4 +360,30 @@ def _roll(comment: str, dynasty: Dynasty) -> list[dict]:
             "text": dice.describe(roll),
         }
         for roll in rolls
-    ]
+    ] + _deck_draws(plan, dynasty, by)
+
+
+def _deck_draws(plan: decks.DeckPlan, dynasty: Dynasty, by: User | None) -> list[dict]:
+    """Shuffle and draw as the comment asks, from what the deck has dealt so far (read from the log)."""
+    if plan.empty:
+        return []
+    # One writer at a time per dynasty, so two simultaneous draws can never deal the same card.
+    Dynasty.objects.select_for_update(of=("self",)).filter(pk=dynasty.pk).first()
+    deck = f"HAND#{plan.hand}" if plan.hand else f"{by.username if by else 'the system'}'s deck"
+    logged = (roll for rolls in Update.objects.filter(dynasty=dynasty).exclude(rolls=[]).order_by("pk")
+              .values_list("rolls", flat=True) for roll in rolls)
+    size, dealt = decks.dealt_so_far(logged, deck)
+    out = []
+    if plan.shuffle:
+        size, dealt = None, frozenset()
+        out.append({"token": "SHUFFLE", "kind": "shuffle", "deck": deck, "text": f"SHUFFLE: {deck} is shuffled"})
+    for draw in plan.draws:
+        try:
+            cards = decks.draw_cards(deck=deck, draw=draw, size=size, dealt=dealt, rng=dice.SYSTEM_RNG)
+        except decks.DeckError as error:
+            raise GndtError(str(error)) from None
+        size, dealt = draw.size, dealt | set(cards)
+        out.append({"token": draw.token, "kind": "deck", "deck": deck, "size": draw.size, "count": draw.count,
+                    "results": list(cards), "total": 0, "pick": None,
+                    "text": f"{draw.token} from {deck}: {', '.join(str(card) for card in cards)}"})
+    return out
