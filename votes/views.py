@@ -54,7 +54,6 @@ def comment_create(request: HttpRequest, slug: str) -> HttpResponse:
             text=form.cleaned_data["text"],
             icon=form.cleaned_data["icon"] or None,
             trivial=form.cleaned_data["trivial"],
-            now=timezone.now(),
         )
     except VoteError as error:
         return _render_matter(request, post, form=form, error=str(error), status=200 if request.htmx else 400)
@@ -119,7 +118,7 @@ def resolve(request: HttpRequest, slug: str) -> HttpResponse:
     _require_admin(request)
     post = get_object_or_404(Post, slug=slug)
     try:
-        matter_resolve(post=post, admin=request.user, action=request.POST.get("action", ""), now=timezone.now())
+        matter_resolve(post=post, admin=request.user, action=request.POST.get("action", ""))
     except VoteError as error:
         messages.error(request, str(error))
     else:
@@ -138,7 +137,7 @@ def reopen(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         if not form.is_valid():
             raise VoteError("Say why the resolution is being reopened.")
-        matter_reopen(post=post, admin=request.user, reason=form.cleaned_data["reason"], now=timezone.now())
+        matter_reopen(post=post, admin=request.user, reason=form.cleaned_data["reason"])
     except VoteError as error:
         messages.error(request, str(error))
     else:
@@ -173,7 +172,7 @@ def emperor_decide(request: HttpRequest, slug: str) -> HttpResponse:
     post = get_object_or_404(Post, slug=slug)
     legal = request.POST.get("legal") == "yes"
     try:
-        dov_emperor_decide(post=post, emperor=request.user, legal=legal, now=timezone.now())
+        dov_emperor_decide(post=post, emperor=request.user, legal=legal)
     except VoteError as error:
         messages.error(request, str(error))
     else:
