@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from tests.concurrency import run_together
 from tests.factories import PASSWORD, make_proposal, make_table, vote
-from votes import services
+from votes import posting, services
 from votes.models import Comment, Resolution
 from votes.services import VoteError, comment_add, matter_reopen, matter_resolve
 
@@ -52,10 +52,10 @@ def _enactable_proposal(players, now):
     return proposal
 
 
-def _pause_before_lock(monkeypatch, *, until: threading.Event, reached: threading.Event):
+def _pause_before_lock(monkeypatch, *, until: threading.Event, reached: threading.Event, module=services):
     """Hold a thread that calls the returned ``mark`` just before it locks the matter, until ``until`` is set,
     setting ``reached`` when it gets there."""
-    real = services._locked_post
+    real = module._locked_post
     flagged = threading.local()
 
     def locked_post(post):
@@ -64,7 +64,7 @@ def _pause_before_lock(monkeypatch, *, until: threading.Event, reached: threadin
             until.wait(timeout=10)
         return real(post)
 
-    monkeypatch.setattr(services, "_locked_post", locked_post)
+    monkeypatch.setattr(module, "_locked_post", locked_post)
 
     def mark():
         flagged.pause = True
@@ -207,3 +207,35 @@ def test_reopening_and_a_vote_at_one_instant_never_date_the_vote_while_closed():
     assert "refused" in results or all(later == "accepted" for later in results[1:])
     assert accepted.count() == results.count("accepted")
     assert all(comment.at >= reopening.at for comment in accepted)
+
+
+def test_an_edit_delayed_behind_a_vote_sees_the_vote_and_is_refused(monkeypatch):
+    """The author saves an edit; the server pauses before locking the post; meanwhile P06 votes. The edit lock
+    (2016: any comment but a “Note:”) must see that vote: the edit is refused and the text stays as voted on."""
+    now = timezone.now()
+    players = make_table(7, start=now - timedelta(days=3))
+    proposal = make_proposal(players[2], at=now - timedelta(minutes=5), title="Proposal: Moving Target")
+    reached, voted = threading.Event(), threading.Event()
+    mark = _pause_before_lock(monkeypatch, until=voted, reached=reached, module=posting)
+    outcome: dict[str, int] = {}
+
+    def save_edit():
+        mark()
+        outcome["edit"] = _client(players[2]).post(
+            reverse("edit_post", args=[proposal.slug]),
+            {"kind": "proposal", "title": proposal.title, "body": "Do a different thing."}).status_code
+
+    def cast():
+        reached.wait(timeout=10)
+        outcome["vote"] = _client(players[5]).post(reverse("comment_create", args=[proposal.slug]),
+                                                   {"icon": "for"}).status_code
+        voted.set()
+
+    threads = [threading.Thread(target=_closing(save_edit)), threading.Thread(target=_closing(cast))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert outcome == {"edit": 403, "vote": 302}
+    proposal.refresh_from_db()
+    assert proposal.body == "Do a thing." and proposal.edited_at is None

@@ -62,6 +62,7 @@ ACTION_PHRASES = {
 }
 
 EDIT_ONLY_AUTHOR = "Only the author of a post may edit it."
+EDIT_RESOLVED = "A resolved matter can no longer be edited."
 EDIT_LOCKED = {
     EDIT_UNTIL_OTHERS_COMMENT: "This post can no longer be edited: someone other than its author commented.",
     EDIT_UNTIL_ANY_COMMENT: "This post can no longer be edited: it has been commented on.",
@@ -244,8 +245,16 @@ def edit_allowed(
     official: bool,
     comments: Sequence[PostComment],
     now: datetime,
+    resolved: bool = False,
 ) -> LimitVerdict:
-    """Whether `editor` may alter or remove the post now (an admin appending its status is separate)."""
+    """Whether `editor` may alter or remove the post now: its author only, while the profile's lock allows.
+
+    No profile lets anyone else alter a post, admins included: the admin processing an official post only
+    appends its status in the admin field, which resolving writes. This answers both whether the edit form
+    is offered and whether an edit is accepted; a change of category has further rules.
+    """
+    if resolved:
+        return LimitVerdict(allowed=False, message=EDIT_RESOLVED)
     if editor != post_author:
         return LimitVerdict(allowed=False, message=EDIT_ONLY_AUTHOR)
     if not official:

@@ -35,6 +35,25 @@ def matter_from(post: Post, comments: Iterable[Comment]) -> engine.Matter:
     )
 
 
+def edit_comments(comments: Iterable[Comment]) -> list[limits.PostComment]:
+    """Comments as the edit locks see them; a comment by an account that never joined is a spectator's."""
+    return [
+        limits.PostComment(author=c.author.username, at=c.at, text=c.text, icon=c.icon or None,
+                           by_player=c.author.joined_at is not None)
+        for c in comments
+    ]
+
+
+def edit_verdict_for(post: Post, comments: Sequence[Comment], *, viewer, profile, now: datetime):
+    """Whether ``viewer`` may edit ``post`` now and why not, for its author; None for anyone else, to whom
+    editing is never offered."""
+    if not viewer.is_authenticated or viewer.pk != post.author_id:
+        return None
+    return limits.edit_allowed(profile=profile, post_author=post.author.username, editor=viewer.username,
+                               official=post.kind in limits.OFFICIAL_KINDS, comments=edit_comments(comments),
+                               now=now, resolved=post.is_resolved)
+
+
 def electorate_of(state: GameState) -> engine.Electorate:
     emperor = state.dynasty.emperor.username if state.dynasty and state.dynasty.emperor else None
     return engine.Electorate(active=state.roster.active_names, emperor=emperor, hiatus=state.hiatus is not None)
@@ -102,6 +121,7 @@ class MatterView:
     emperor_may_decide: bool = False  # 2005: the viewer is the Duke and may rule on this DoV now
     terms: dict[str, str] = field(default_factory=dict)  # the dynasty's words for "Player" and "Emperor"
     hiatus_message: str = ""  # set when the hiatus forbids resolving this kind of matter now
+    edit: limits.LimitVerdict | None = None  # for the post's author: may it be edited now, and why not
 
     @property
     def reasons(self) -> list[str]:
@@ -169,10 +189,11 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
                       terms={"Player": state.player_term, "Emperor": state.emperor_term})
     view.can_comment = viewer.is_authenticated and not post.is_resolved
     view.may_resolve = viewer.is_authenticated and getattr(viewer, "is_admin", False)
+    profile = state.game.rules_profile()
+    view.edit = edit_verdict_for(post, comments, viewer=viewer, profile=profile, now=now)
     if not post.is_votable:
         return view
     matter = matter_from(post, comments)
-    profile = state.game.rules_profile()
     if post.is_pending:
         view.judgement = engine.judge(matter, electorate=electorate_of(state), profile=profile, now=now)
         view.is_oldest_pending = oldest_pending_id(state.pending, profile=profile, now=now) == post.pk

@@ -10,10 +10,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from dynasties.models import Game
 from votes.forms import CommentForm, PostForm, ReopenForm
+from votes.limits import EDIT_ONLY_AUTHOR, LimitVerdict
 from votes.models import Post
-from votes.posting import PostError, post_create, post_edit
-from votes.selectors import matter_view
+from votes.posting import EditForbidden, PostError, post_create, post_edit
+from votes.selectors import edit_verdict_for, matter_view
 from votes.services import VoteError, comment_add, dov_emperor_decide, matter_reopen, matter_resolve
 from votes.state import game_state
 
@@ -147,21 +149,33 @@ def reopen(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def edit_post(request: HttpRequest, slug: str) -> HttpResponse:
-    post = get_object_or_404(Post.objects.select_related("author"), slug=slug)
+    """The edit form, offered only to whom the edit rules let edit the post now; a refusal says why."""
+    post = get_object_or_404(Post.objects.select_related("author").with_comments(), slug=slug)
+    now = timezone.now()
+    verdict = edit_verdict_for(post, list(post.comments.all()), viewer=request.user,
+                               profile=Game.load().rules_profile(), now=now)
+    if verdict is None:
+        verdict = LimitVerdict(allowed=False, message=EDIT_ONLY_AUTHOR)
+    if not verdict.allowed:
+        return render(request, "votes/new_post.html", {"editing": post, "refused": verdict.message}, status=403)
     initial = {"kind": post.kind, "title": post.title, "body": post.body, "flavour": post.flavour,
                "trivial": post.trivial}
     form = PostForm(request.POST or None, initial=initial)
+    status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             post_edit(post=post, editor=request.user, title=data["title"], body=data["body"],
-                      flavour=data["flavour"], kind=data["kind"], now=timezone.now())
+                      flavour=data["flavour"], kind=data["kind"])
+        except EditForbidden as error:
+            return render(request, "votes/new_post.html", {"editing": post, "refused": str(error)}, status=403)
         except PostError as error:
             form.add_error(None, str(error))
         else:
             messages.success(request, "Your changes were saved.")
             return redirect(post)
-    status = 400 if request.method == "POST" else 200
+    if request.method == "POST":
+        status = 400
     return render(request, "votes/new_post.html", {"form": form, "editing": post}, status=status)
 
 
