@@ -229,6 +229,43 @@ def _hiatus_verdict(
     return LimitVerdict(allowed=True)
 
 
+# --- Resolving ---
+
+RESOLVE_NOT_OLDEST = "Only the oldest pending Proposal may be resolved."
+RESOLVE_NOT_LEGAL = "The matter's own votes and age do not allow it now."
+UNKNOWN_ACTION = "Unknown resolution {action!r}; use enact or fail."
+
+
+def resolution_allowed(
+    *,
+    action: str,
+    kind: str,
+    can_enact: bool,
+    can_fail: bool,
+    is_oldest_pending: bool,
+    is_stale: bool,
+    profile: Profile,
+    hiatus_reason: str | Iterable[str] | None,
+) -> LimitVerdict:
+    """Whether an admin (or the system) may `action` ("enact" or "fail") a pending matter now.
+
+    `can_enact` and `can_fail` are the engine's judgement of the matter's own votes and age. Only the oldest
+    pending Proposal may be resolved, except that a stale one (2016: pending more than seven days, skipped
+    when finding the oldest) may be failed; the hiatus allows what the profile says. The admin panel, the
+    resolving service and the auto_resolve job all ask this.
+    """
+    if action not in ("enact", "fail"):
+        raise ValueError(UNKNOWN_ACTION.format(action=action))
+    if kind == "proposal" and not is_oldest_pending and not (action == "fail" and is_stale):
+        return LimitVerdict(allowed=False, message=RESOLVE_NOT_OLDEST)
+    during_hiatus = hiatus_resolve_allowed(kind=kind, profile=profile, hiatus_reason=hiatus_reason)
+    if not during_hiatus.allowed:
+        return during_hiatus
+    if not (can_enact if action == "enact" else can_fail):
+        return LimitVerdict(allowed=False, message=RESOLVE_NOT_LEGAL)
+    return LimitVerdict(allowed=True)
+
+
 # --- Editing and categories ---
 
 

@@ -96,6 +96,39 @@ def judge_posts(posts: Sequence[Post], *, state: GameState, now: datetime) -> di
     }
 
 
+RESOLUTION_ACTIONS = ("enact", "fail")
+
+
+def resolution_options(post: Post, judgement: engine.Judgement, *, state: GameState, now: datetime,
+                       oldest_id: object | None) -> dict[str, limits.LimitVerdict]:
+    """For a pending matter, whether each of enact and fail is legal now and why not: the one rule the admin
+    panel, the resolving service and the auto_resolve job share (``limits.resolution_allowed``)."""
+    profile = state.game.rules_profile()
+    stale = post.kind == Kind.PROPOSAL and engine.is_stale(post.posted_at, profile=profile, now=now)
+    return {
+        action: limits.resolution_allowed(
+            action=action, kind=post.kind, can_enact=judgement.can_enact, can_fail=judgement.can_fail,
+            is_oldest_pending=oldest_id == post.pk, is_stale=stale, profile=profile,
+            hiatus_reason=state.hiatus.reasons if state.hiatus else None,
+        )
+        for action in RESOLUTION_ACTIONS
+    }
+
+
+def resolvable_matters(state: GameState, *, now: datetime) -> list[tuple[Post, str]]:
+    """The pending matters the admin panel offers to resolve now, oldest first, each with the action the
+    system takes (enact where both are legal)."""
+    judgements = judge_posts(state.pending, state=state, now=now)
+    oldest = oldest_pending_id(state.pending, profile=state.game.rules_profile(), now=now)
+    resolvable = []
+    for post in state.pending:
+        options = resolution_options(post, judgements[post.pk], state=state, now=now, oldest_id=oldest)
+        legal = [action for action in RESOLUTION_ACTIONS if options[action].allowed]
+        if legal:
+            resolvable.append((post, legal[0]))
+    return resolvable
+
+
 @dataclass
 class CommentRow:
     comment: Comment
@@ -122,6 +155,7 @@ class MatterView:
     terms: dict[str, str] = field(default_factory=dict)  # the dynasty's words for "Player" and "Emperor"
     hiatus_message: str = ""  # set when the hiatus forbids resolving this kind of matter now
     edit: limits.LimitVerdict | None = None  # for the post's author: may it be edited now, and why not
+    options: dict[str, limits.LimitVerdict] = field(default_factory=dict)  # enact / fail, for a pending matter
 
     @property
     def reasons(self) -> list[str]:
@@ -139,13 +173,11 @@ class MatterView:
 
     @property
     def can_enact_now(self) -> bool:
-        return bool(self.judgement and self.judgement.can_enact and self.queue_allows and not self.hiatus_message)
+        return "enact" in self.options and self.options["enact"].allowed
 
     @property
     def can_fail_now(self) -> bool:
-        if not self.judgement or not self.judgement.can_fail or self.hiatus_message:
-            return False
-        return self.queue_allows or self.is_stale
+        return "fail" in self.options and self.options["fail"].allowed
 
     @property
     def queue_allows(self) -> bool:
@@ -196,8 +228,10 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
     matter = matter_from(post, comments)
     if post.is_pending:
         view.judgement = engine.judge(matter, electorate=electorate_of(state), profile=profile, now=now)
-        view.is_oldest_pending = oldest_pending_id(state.pending, profile=profile, now=now) == post.pk
+        oldest = oldest_pending_id(state.pending, profile=profile, now=now)
+        view.is_oldest_pending = oldest == post.pk
         view.is_stale = post.kind == Kind.PROPOSAL and engine.is_stale(post.posted_at, profile=profile, now=now)
+        view.options = resolution_options(post, view.judgement, state=state, now=now, oldest_id=oldest)
         if state.hiatus is not None:
             verdict = limits.hiatus_resolve_allowed(kind=post.kind, profile=profile, hiatus_reason=state.hiatus.reasons)
             view.hiatus_message = "" if verdict.allowed else verdict.message

@@ -22,7 +22,7 @@ from django.utils.formats import date_format
 from dynasties.models import User
 from votes import engine, limits
 from votes.models import MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Resolution, Status
-from votes.selectors import electorate_of, matter_from, oldest_pending_id
+from votes.selectors import electorate_of, matter_from, oldest_pending_id, resolution_options
 from votes.signals import declaration_enacted
 from votes.state import game_state
 
@@ -182,22 +182,16 @@ def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime
         judgement = engine.judge(matter_from(post, comments), electorate=electorate_of(state), profile=profile,
                                  now=now)
         tally = judgement.tally
-        if post.kind == Kind.PROPOSAL:
-            oldest = oldest_pending_id(state.pending, profile=profile, now=now)
-            stale_fail = action == "fail" and engine.is_stale(post.posted_at, profile=profile, now=now)
-            if oldest != post.pk and not stale_fail:
-                older = next((p.title for p in state.pending if p.pk == oldest), "another proposal")
-                raise VoteError(NOT_OLDEST.format(oldest=older))
-        if state.hiatus is not None:
-            verdict = limits.hiatus_resolve_allowed(kind=post.kind, profile=profile,
-                                                    hiatus_reason=state.hiatus.reasons)
-            if not verdict.allowed:
-                raise VoteError(verdict.message)
-        why = "; ".join(judgement.reasons)
-        if action == "enact" and not judgement.can_enact:
-            raise VoteError(CANNOT_ENACT.format(title=post.title, why=why))
-        if action == "fail" and not judgement.can_fail:
-            raise VoteError(CANNOT_FAIL.format(title=post.title, why=why))
+        oldest = oldest_pending_id(state.pending, profile=profile, now=now)
+        verdict = resolution_options(post, judgement, state=state, now=now, oldest_id=oldest)[action]
+        if verdict.message == limits.RESOLVE_NOT_OLDEST:
+            older = next((p.title for p in state.pending if p.pk == oldest), "another proposal")
+            raise VoteError(NOT_OLDEST.format(oldest=older))
+        if verdict.message == limits.RESOLVE_NOT_LEGAL:
+            why = "; ".join(judgement.reasons)
+            raise VoteError((CANNOT_ENACT if action == "enact" else CANNOT_FAIL).format(title=post.title, why=why))
+        if not verdict.allowed:
+            raise VoteError(verdict.message)
 
         outcome = Outcome.ENACTED if action == "enact" else Outcome.FAILED
         if action == "fail" and tally.vetoed:
