@@ -10,6 +10,7 @@ from django.utils.text import slugify
 
 from dynasties.models import User
 from votes import limits
+from votes.fairplay_notices import after_commit, fair_play_check_post
 from votes.models import MAX_BODY_BYTES, OFFICIAL_KINDS, VOTABLE_KINDS, Kind, Post, Status, title_subject
 from votes.selectors import edit_comments, last_failed_dov_with_against
 from votes.state import GameState, game_state
@@ -86,7 +87,7 @@ def post_create(*, author: User, kind: str, title: str, body: str = "", flavour:
         User.objects.select_for_update().filter(pk=author.pk).first()
         state = game_state(now)
         check_posting_rules(author=author, kind=kind, trivial=trivial, anonymous=anonymous, state=state, now=now)
-        return Post.objects.create(
+        post = Post.objects.create(
             slug=slug or unique_slug(title),
             kind=kind,
             title=title,
@@ -99,6 +100,8 @@ def post_create(*, author: User, kind: str, title: str, body: str = "", flavour:
             anonymous=anonymous,
             status=Status.PENDING if kind in VOTABLE_KINDS else Status.NONE,
         )
+        after_commit(fair_play_check_post, post=post, now=now)
+        return post
 
 
 def _check_declaration(*, author: User, state, profile, now: datetime) -> None:
@@ -169,4 +172,5 @@ def post_edit(*, post: Post, editor: User, title: str, body: str, flavour: str, 
         post.title, post.body, post.flavour, post.kind = title, body, flavour, kind
         post.edited_at = now
         post.save()
+        after_commit(fair_play_check_post, post=post, now=now, new=False)
         return post

@@ -21,6 +21,7 @@ from django.utils.formats import date_format
 
 from dynasties.models import User
 from votes import engine, limits
+from votes.fairplay_notices import after_commit, fair_play_check_comment
 from votes.models import MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Resolution, Status
 from votes.selectors import electorate_of, matter_from, oldest_pending_id, resolution_options
 from votes.signals import declaration_enacted
@@ -131,7 +132,9 @@ def comment_add(*, post: Post, author: User, text: str = "", icon: str | None = 
             _check_icon(post=post, author=author, icon=icon, trivial=trivial, now=now)
         elif trivial:
             raise VoteError(TRIVIAL_ONLY_FOR)
-        return Comment.objects.create(post=post, author=author, at=now, icon=icon, trivial=trivial, text=text)
+        comment = Comment.objects.create(post=post, author=author, at=now, icon=icon, trivial=trivial, text=text)
+        after_commit(fair_play_check_comment, comment=comment, now=now)
+        return comment
 
 
 def _check_icon(*, post: Post, author: User, icon: str, trivial: bool, now: datetime) -> None:
