@@ -71,6 +71,6 @@ def test_vote_arriving_during_resolution_is_refused():
 
     outcome, vote_result = run_together([resolve, late_vote])
     assert outcome == "resolved"
-    assert "no more comments are accepted" in vote_result
+    assert "was enacted by P02 at " in vote_result and "your vote was not recorded" in vote_result
     assert Post.objects.get(pk=proposal.pk).status == "enacted"
     assert not Comment.objects.filter(post=proposal, author=players[0]).exists()

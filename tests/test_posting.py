@@ -104,6 +104,7 @@ def test_2016_category_is_fixed_after_15_minutes(players, t0):
 
 
 def test_only_the_author_may_edit(client, players, t0):
+    """Another player is refused by the service and by the form, which answers 403 and says why."""
     proposal = make_proposal(players[2], at=t0)
     with pytest.raises(PostError, match="Only the author"):
         post_edit(post=proposal, editor=players[3], title="Proposal: Hijack", body="", flavour="",
@@ -111,7 +112,7 @@ def test_only_the_author_may_edit(client, players, t0):
     login(client, players[3])
     response = client.post(reverse("edit_post", args=[proposal.slug]),
                            {"kind": "proposal", "title": "Proposal: Hijack", "body": ""})
-    assert response.status_code == 400 and "Only the author" in response.content.decode()
+    assert response.status_code == 403 and "Only the author" in response.content.decode()
     assert Post.objects.get(pk=proposal.pk).title == "Proposal: Something"
 
 

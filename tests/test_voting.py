@@ -7,11 +7,12 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.urls import reverse
+from django.utils.html import escape
 
 from tests.factories import PASSWORD, make_idle, make_proposal, make_spectator, make_table, vote
 from votes import services
 from votes.models import Comment, Post
-from votes.services import VoteError, comment_add, matter_resolve
+from votes.services import VoteError, comment_add, matter_reopen, matter_resolve
 
 pytestmark = pytest.mark.django_db
 
@@ -138,18 +139,51 @@ def test_refused_vote_keeps_the_typed_text(client, table, t0):
 
 
 def test_vote_on_a_resolved_matter_is_refused(client, table, t0):
-    """“Comments cannot be made on Enacted or Failed Votable Matters.”"""
+    """“Comments cannot be made on Enacted or Failed Votable Matters.” The refusal says how and when, to the
+    second, the matter was resolved, and that the vote was not recorded."""
+    players, proposal = table
+    for i, voter in enumerate(players[3:8]):
+        vote(proposal, voter, "for", at=t0 + timedelta(hours=1, minutes=i))
+    matter_resolve(post=proposal, admin=players[1], action="enact", now=t0 + timedelta(hours=13, seconds=2))
+    expected = (f"“{proposal.title}” was enacted by {players[1].username} at 26 Jul 2016 01:00:02 UTC; your vote "
+                "was not recorded. No more comments are accepted on it.")
+    with pytest.raises(VoteError) as refused:
+        comment_add(post=proposal, author=players[8], icon="against", now=t0 + timedelta(hours=14))
+    assert str(refused.value) == expected
+    with pytest.raises(VoteError, match="your comment was not recorded"):
+        comment_add(post=proposal, author=players[8], text="Too late?", now=t0 + timedelta(hours=14))
+    login(client, players[8])
+    response = client.post(reverse("comment_create", args=[proposal.slug]), {"icon": "against"},
+                           HTTP_HX_REQUEST="true")
+    assert escape(expected) in response.content.decode()
+    assert Comment.objects.filter(author=players[8]).count() == 0
+
+
+def test_a_vote_dated_before_a_reopening_is_refused(table, t0):
+    """A vote whose moment falls while the matter was closed (before a later reopening) is not recorded: every
+    stored vote falls inside a time its matter was pending."""
     players, proposal = table
     for i, voter in enumerate(players[3:8]):
         vote(proposal, voter, "for", at=t0 + timedelta(hours=1, minutes=i))
     matter_resolve(post=proposal, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
-    with pytest.raises(VoteError, match="no more comments are accepted"):
+    matter_reopen(post=proposal, admin=players[1], reason="CfJ: too early", now=t0 + timedelta(hours=15))
+    with pytest.raises(VoteError, match="was reopened at 26 Jul 2016 03:00:00 UTC, after your vote was sent"):
         comment_add(post=proposal, author=players[8], icon="against", now=t0 + timedelta(hours=14))
-    login(client, players[8])
-    response = client.post(reverse("comment_create", args=[proposal.slug]), {"icon": "against"},
-                           HTTP_HX_REQUEST="true")
-    assert "no more comments are accepted" in response.content.decode()
-    assert Comment.objects.filter(author=players[8]).count() == 0
+    vote(proposal, players[8], "against", at=t0 + timedelta(hours=15))
+    assert Comment.objects.filter(author=players[8]).count() == 1
+
+
+def test_a_resolution_dated_before_a_recorded_vote_is_refused(table, t0):
+    """A resolution may not be dated earlier than a vote the matter already holds, or that vote would be
+    stored yet left out of the recorded tally."""
+    players, proposal = table
+    for i, voter in enumerate(players[3:8]):
+        vote(proposal, voter, "for", at=t0 + timedelta(hours=1, minutes=i))
+    vote(proposal, players[8], "against", at=t0 + timedelta(hours=14))
+    with pytest.raises(VoteError, match="has a comment recorded at 26 Jul 2016 02:00:00 UTC, later than this "
+                                        "resolution"):
+        matter_resolve(post=proposal, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
+    assert not proposal.resolutions.exists()
 
 
 def test_logged_out_visitor_is_sent_to_log_in(client, table):

@@ -16,7 +16,7 @@ from dynasties.notify import admins_now, notify
 from dynasties.webhooks import webhook_queue
 from votes import engine
 from votes.models import Kind, Post
-from votes.selectors import judge_posts, oldest_pending_id
+from votes.selectors import judge_posts, resolvable_matters
 from votes.state import game_state
 
 
@@ -62,7 +62,8 @@ def proposals_mark_stale(*, now: datetime, dry_run: bool = False) -> JobReport:
 
 
 def matters_auto_resolve(*, now: datetime, dry_run: bool = False) -> JobReport:
-    """When the game allows it, resolve every matter that is legal to resolve now, as the system."""
+    """When the game allows it, resolve every matter that is legal to resolve now, as the system: exactly what
+    the admin panel offers (both ask ``selectors.resolvable_matters``), enacting where both are legal."""
     from votes.services import VoteError, matter_resolve
 
     report = JobReport()
@@ -70,20 +71,10 @@ def matters_auto_resolve(*, now: datetime, dry_run: bool = False) -> JobReport:
         return report
     # Resolving one matter can make the next proposal the oldest, so look again after each.
     for _ in range(100):
-        state = game_state(now)
-        judgements = judge_posts(state.pending, state=state, now=now)
-        oldest = oldest_pending_id(state.pending, profile=state.game.rules_profile(), now=now)
-        candidate = None
-        for post in state.pending:
-            judgement = judgements[post.pk]
-            if post.kind == Kind.PROPOSAL and post.pk != oldest:
-                continue
-            if judgement.can_enact or judgement.can_fail:
-                candidate = (post, "enact" if judgement.can_enact else "fail")
-                break
-        if candidate is None:
+        resolvable = resolvable_matters(game_state(now), now=now)
+        if not resolvable:
             break
-        post, action = candidate
+        post, action = resolvable[0]
         report.done.append(f"{post.slug}: {action}")
         if dry_run:
             break

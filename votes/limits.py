@@ -62,6 +62,7 @@ ACTION_PHRASES = {
 }
 
 EDIT_ONLY_AUTHOR = "Only the author of a post may edit it."
+EDIT_RESOLVED = "A resolved matter can no longer be edited."
 EDIT_LOCKED = {
     EDIT_UNTIL_OTHERS_COMMENT: "This post can no longer be edited: someone other than its author commented.",
     EDIT_UNTIL_ANY_COMMENT: "This post can no longer be edited: it has been commented on.",
@@ -228,6 +229,43 @@ def _hiatus_verdict(
     return LimitVerdict(allowed=True)
 
 
+# --- Resolving ---
+
+RESOLVE_NOT_OLDEST = "Only the oldest pending Proposal may be resolved."
+RESOLVE_NOT_LEGAL = "The matter's own votes and age do not allow it now."
+UNKNOWN_ACTION = "Unknown resolution {action!r}; use enact or fail."
+
+
+def resolution_allowed(
+    *,
+    action: str,
+    kind: str,
+    can_enact: bool,
+    can_fail: bool,
+    is_oldest_pending: bool,
+    is_stale: bool,
+    profile: Profile,
+    hiatus_reason: str | Iterable[str] | None,
+) -> LimitVerdict:
+    """Whether an admin (or the system) may `action` ("enact" or "fail") a pending matter now.
+
+    `can_enact` and `can_fail` are the engine's judgement of the matter's own votes and age. Only the oldest
+    pending Proposal may be resolved, except that a stale one (2016: pending more than seven days, skipped
+    when finding the oldest) may be failed; the hiatus allows what the profile says. The admin panel, the
+    resolving service and the auto_resolve job all ask this.
+    """
+    if action not in ("enact", "fail"):
+        raise ValueError(UNKNOWN_ACTION.format(action=action))
+    if kind == "proposal" and not is_oldest_pending and not (action == "fail" and is_stale):
+        return LimitVerdict(allowed=False, message=RESOLVE_NOT_OLDEST)
+    during_hiatus = hiatus_resolve_allowed(kind=kind, profile=profile, hiatus_reason=hiatus_reason)
+    if not during_hiatus.allowed:
+        return during_hiatus
+    if not (can_enact if action == "enact" else can_fail):
+        return LimitVerdict(allowed=False, message=RESOLVE_NOT_LEGAL)
+    return LimitVerdict(allowed=True)
+
+
 # --- Editing and categories ---
 
 
@@ -244,8 +282,16 @@ def edit_allowed(
     official: bool,
     comments: Sequence[PostComment],
     now: datetime,
+    resolved: bool = False,
 ) -> LimitVerdict:
-    """Whether `editor` may alter or remove the post now (an admin appending its status is separate)."""
+    """Whether `editor` may alter or remove the post now: its author only, while the profile's lock allows.
+
+    No profile lets anyone else alter a post, admins included: the admin processing an official post only
+    appends its status in the admin field, which resolving writes. This answers both whether the edit form
+    is offered and whether an edit is accepted; a change of category has further rules.
+    """
+    if resolved:
+        return LimitVerdict(allowed=False, message=EDIT_RESOLVED)
     if editor != post_author:
         return LimitVerdict(allowed=False, message=EDIT_ONLY_AUTHOR)
     if not official:

@@ -5,17 +5,23 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from dynasties.models import User
 from votes import limits
+from votes.fairplay_notices import after_commit, fair_play_check_post
 from votes.models import MAX_BODY_BYTES, OFFICIAL_KINDS, VOTABLE_KINDS, Kind, Post, Status, title_subject
-from votes.selectors import last_failed_dov_with_against
-from votes.state import game_state
+from votes.selectors import edit_comments, last_failed_dov_with_against
+from votes.state import GameState, game_state
 
 
 class PostError(Exception):
     """A post was refused; the message says why."""
+
+
+class EditForbidden(PostError):
+    """The editor may not edit this post at all (not its author, resolved, or locked by comments)."""
 
 
 EMPTY_SUBJECT = "The title needs a subject: the part after the first colon may not be empty."
@@ -35,9 +41,8 @@ def unique_slug(title: str) -> str:
     return slug
 
 
-def post_create(*, author: User, kind: str, title: str, body: str = "", flavour: str = "", trivial: bool = False,
-                anonymous: bool = False, now: datetime, slug: str | None = None) -> Post:
-    """Make a post in a category, enforcing the rules on who may post what and when."""
+def _checked_text(*, kind: str, title: str, body: str, flavour: str) -> str:
+    """The category, the subject rule and the size limit; the title, stripped."""
     if kind not in Kind.values:
         raise PostError(UNKNOWN_KIND.format(kind=kind, choices=", ".join(Kind.labels)))
     title = (title or "").strip()
@@ -45,26 +50,44 @@ def post_create(*, author: User, kind: str, title: str, body: str = "", flavour:
         raise PostError(EMPTY_SUBJECT)
     if len((body or "").encode("utf-8")) > MAX_BODY_BYTES or len((flavour or "").encode("utf-8")) > MAX_BODY_BYTES:
         raise PostError(BODY_TOO_LONG)
+    return title
+
+
+def check_posting_rules(*, author: User, kind: str, trivial: bool, anonymous: bool, state: GameState,
+                        now: datetime, moving: Post | None = None) -> None:
+    """Every rule a post in ``kind`` must pass to be made now: who may post, hiatus, proposal limits, who may
+    declare victory, the Ascension Address's own form, anonymity.
+
+    Posting and moving a post into a new category both pass here, so that they refuse alike. ``moving`` is the
+    post being moved, left out of its author's own proposals. The caller holds the lock on the author's row.
+    """
+    if author.username not in state.roster.active_names:
+        raise PostError(ONLY_PLAYERS_POST.format(players=state.players_term))
+    profile = state.game.rules_profile()
+    if state.hiatus is not None:
+        verdict = limits.hiatus_post_allowed(kind=kind, profile=profile, hiatus_reason=state.hiatus.reasons)
+        if not verdict.allowed:
+            raise PostError(verdict.message)
+    if kind == Kind.PROPOSAL:
+        _check_proposal_limit(author=author, profile=profile, now=now, trivial=trivial, moving=moving)
+    if kind == Kind.DOV:
+        _check_declaration(author=author, state=state, profile=profile, now=now)
+    if kind == Kind.ASCENSION:
+        raise PostError(ASCENSION_THROUGH_FORM)
+    if anonymous and not (kind == Kind.CFJ and profile.cfj_anonymous):
+        raise PostError(ANONYMOUS_ONLY_CFJ)
+
+
+def post_create(*, author: User, kind: str, title: str, body: str = "", flavour: str = "", trivial: bool = False,
+                anonymous: bool = False, now: datetime, slug: str | None = None) -> Post:
+    """Make a post in a category, enforcing the rules on who may post what and when."""
+    title = _checked_text(kind=kind, title=title, body=body, flavour=flavour)
     with transaction.atomic():
         # Lock the author's row so two simultaneous proposals cannot both slip under the limit.
         User.objects.select_for_update().filter(pk=author.pk).first()
         state = game_state(now)
-        if author.username not in state.roster.active_names:
-            raise PostError(ONLY_PLAYERS_POST.format(players=state.players_term))
-        profile = state.game.rules_profile()
-        if state.hiatus is not None:
-            verdict = limits.hiatus_post_allowed(kind=kind, profile=profile, hiatus_reason=state.hiatus.reasons)
-            if not verdict.allowed:
-                raise PostError(verdict.message)
-        if kind == Kind.PROPOSAL:
-            _check_proposal_limit(author=author, profile=profile, now=now, trivial=trivial)
-        if kind == Kind.DOV:
-            _check_declaration(author=author, state=state, profile=profile, now=now)
-        if kind == Kind.ASCENSION:
-            raise PostError(ASCENSION_THROUGH_FORM)
-        if anonymous and not (kind == Kind.CFJ and profile.cfj_anonymous):
-            raise PostError(ANONYMOUS_ONLY_CFJ)
-        return Post.objects.create(
+        check_posting_rules(author=author, kind=kind, trivial=trivial, anonymous=anonymous, state=state, now=now)
+        post = Post.objects.create(
             slug=slug or unique_slug(title),
             kind=kind,
             title=title,
@@ -77,6 +100,8 @@ def post_create(*, author: User, kind: str, title: str, body: str = "", flavour:
             anonymous=anonymous,
             status=Status.PENDING if kind in VOTABLE_KINDS else Status.NONE,
         )
+        after_commit(fair_play_check_post, post=post, now=now)
+        return post
 
 
 def _check_declaration(*, author: User, state, profile, now: datetime) -> None:
@@ -89,10 +114,12 @@ def _check_declaration(*, author: User, state, profile, now: datetime) -> None:
         raise PostError(verdict.message.replace("The Emperor", f"The {state.emperor_term}"))
 
 
-def _check_proposal_limit(*, author: User, profile, now: datetime, trivial: bool) -> None:
+def _check_proposal_limit(*, author: User, profile, now: datetime, trivial: bool, moving: Post | None) -> None:
     recent = Post.objects.filter(author=author, kind=Kind.PROPOSAL).filter(
         posted_at__gte=now - timedelta(days=2)
     ) | Post.objects.filter(author=author, kind=Kind.PROPOSAL, status=Status.PENDING)
+    if moving is not None:
+        recent = recent.exclude(pk=moving.pk)
     own = [
         limits.OwnProposal(posted_at=p.posted_at, pending=p.status == Status.PENDING, trivial=p.trivial)
         for p in recent.distinct()
@@ -102,31 +129,33 @@ def _check_proposal_limit(*, author: User, profile, now: datetime, trivial: bool
         raise PostError(verdict.message)
 
 
-def post_edit(*, post: Post, editor: User, title: str, body: str, flavour: str, kind: str, now: datetime) -> Post:
-    """Change a post's text or category, if the profile's edit and category locks still allow it."""
-    if kind not in Kind.values:
-        raise PostError(UNKNOWN_KIND.format(kind=kind, choices=", ".join(Kind.labels)))
-    title = (title or "").strip()
-    if not title_subject(title):
-        raise PostError(EMPTY_SUBJECT)
-    if len((body or "").encode("utf-8")) > MAX_BODY_BYTES or len((flavour or "").encode("utf-8")) > MAX_BODY_BYTES:
-        raise PostError(BODY_TOO_LONG)
+def _locked_post(post: Post) -> Post:
+    return Post.objects.select_for_update().select_related("author").get(pk=post.pk)
+
+
+def post_edit(*, post: Post, editor: User, title: str, body: str, flavour: str, kind: str,
+              now: datetime | None = None) -> Post:
+    """Change a post's text or category: its author only, while the profile's edit lock allows; a change of
+    category also passes the category locks and every rule of posting in the new category.
+
+    An edit that changes nothing writes nothing and does not mark the post edited. ``now`` None means the
+    clock, read once the post is locked, so that a comment stored first is seen by the edit lock.
+    """
+    title = _checked_text(kind=kind, title=title, body=body, flavour=flavour)
+    body, flavour = body or "", flavour or ""
     with transaction.atomic():
-        post = Post.objects.select_for_update().select_related("author").get(pk=post.pk)
-        if post.is_resolved:
-            raise PostError("A resolved matter can no longer be edited.")
-        profile = game_state(now).game.rules_profile()
-        comments = [
-            limits.PostComment(author=c.author.username, at=c.at, text=c.text, icon=c.icon or None,
-                               by_player=c.author.joined_at is not None)
-            for c in post.comments.select_related("author")
-        ]
-        changes_text = (title, body, flavour) != (post.title, post.body, post.flavour)
-        if changes_text:
-            verdict = limits.edit_allowed(profile=profile, post_author=post.author.username, editor=editor.username,
-                                          official=post.kind in OFFICIAL_KINDS, comments=comments, now=now)
-            if not verdict.allowed:
-                raise PostError(verdict.message)
+        post = _locked_post(post)
+        now = now if now is not None else timezone.now()
+        state = game_state(now)
+        profile = state.game.rules_profile()
+        comments = edit_comments(post.comments.select_related("author"))
+        verdict = limits.edit_allowed(profile=profile, post_author=post.author.username, editor=editor.username,
+                                      official=post.kind in OFFICIAL_KINDS, comments=comments, now=now,
+                                      resolved=post.is_resolved)
+        if not verdict.allowed:
+            raise EditForbidden(verdict.message)
+        if (title, body, flavour, kind) == (post.title, post.body, post.flavour, post.kind):
+            return post
         if kind != post.kind:
             verdict = limits.category_change_allowed(
                 profile=profile, post_author=post.author.username, editor=editor.username, from_kind=post.kind,
@@ -134,8 +163,14 @@ def post_edit(*, post: Post, editor: User, title: str, body: str, flavour: str, 
             )
             if not verdict.allowed:
                 raise PostError(verdict.message)
-        post.title, post.body, post.flavour, post.kind = title, body or "", flavour or "", kind
-        post.status = Status.PENDING if kind in VOTABLE_KINDS else Status.NONE
+            # As in post_create: a move into Proposals and a new Proposal by the same author take turns.
+            User.objects.select_for_update().filter(pk=post.author_id).first()
+            check_posting_rules(author=post.author, kind=kind, trivial=post.trivial, anonymous=post.anonymous,
+                                state=state, now=now, moving=post)
+            post.trivial = post.trivial and kind == Kind.PROPOSAL
+            post.status = Status.PENDING if kind in VOTABLE_KINDS else Status.NONE
+        post.title, post.body, post.flavour, post.kind = title, body, flavour, kind
         post.edited_at = now
         post.save()
+        after_commit(fair_play_check_post, post=post, now=now, new=False)
         return post

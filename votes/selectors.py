@@ -35,6 +35,25 @@ def matter_from(post: Post, comments: Iterable[Comment]) -> engine.Matter:
     )
 
 
+def edit_comments(comments: Iterable[Comment]) -> list[limits.PostComment]:
+    """Comments as the edit locks see them; a comment by an account that never joined is a spectator's."""
+    return [
+        limits.PostComment(author=c.author.username, at=c.at, text=c.text, icon=c.icon or None,
+                           by_player=c.author.joined_at is not None)
+        for c in comments
+    ]
+
+
+def edit_verdict_for(post: Post, comments: Sequence[Comment], *, viewer, profile, now: datetime):
+    """Whether ``viewer`` may edit ``post`` now and why not, for its author; None for anyone else, to whom
+    editing is never offered."""
+    if not viewer.is_authenticated or viewer.pk != post.author_id:
+        return None
+    return limits.edit_allowed(profile=profile, post_author=post.author.username, editor=viewer.username,
+                               official=post.kind in limits.OFFICIAL_KINDS, comments=edit_comments(comments),
+                               now=now, resolved=post.is_resolved)
+
+
 def electorate_of(state: GameState) -> engine.Electorate:
     emperor = state.dynasty.emperor.username if state.dynasty and state.dynasty.emperor else None
     return engine.Electorate(active=state.roster.active_names, emperor=emperor, hiatus=state.hiatus is not None)
@@ -77,6 +96,39 @@ def judge_posts(posts: Sequence[Post], *, state: GameState, now: datetime) -> di
     }
 
 
+RESOLUTION_ACTIONS = ("enact", "fail")
+
+
+def resolution_options(post: Post, judgement: engine.Judgement, *, state: GameState, now: datetime,
+                       oldest_id: object | None) -> dict[str, limits.LimitVerdict]:
+    """For a pending matter, whether each of enact and fail is legal now and why not: the one rule the admin
+    panel, the resolving service and the auto_resolve job share (``limits.resolution_allowed``)."""
+    profile = state.game.rules_profile()
+    stale = post.kind == Kind.PROPOSAL and engine.is_stale(post.posted_at, profile=profile, now=now)
+    return {
+        action: limits.resolution_allowed(
+            action=action, kind=post.kind, can_enact=judgement.can_enact, can_fail=judgement.can_fail,
+            is_oldest_pending=oldest_id == post.pk, is_stale=stale, profile=profile,
+            hiatus_reason=state.hiatus.reasons if state.hiatus else None,
+        )
+        for action in RESOLUTION_ACTIONS
+    }
+
+
+def resolvable_matters(state: GameState, *, now: datetime) -> list[tuple[Post, str]]:
+    """The pending matters the admin panel offers to resolve now, oldest first, each with the action the
+    system takes (enact where both are legal)."""
+    judgements = judge_posts(state.pending, state=state, now=now)
+    oldest = oldest_pending_id(state.pending, profile=state.game.rules_profile(), now=now)
+    resolvable = []
+    for post in state.pending:
+        options = resolution_options(post, judgements[post.pk], state=state, now=now, oldest_id=oldest)
+        legal = [action for action in RESOLUTION_ACTIONS if options[action].allowed]
+        if legal:
+            resolvable.append((post, legal[0]))
+    return resolvable
+
+
 @dataclass
 class CommentRow:
     comment: Comment
@@ -103,6 +155,8 @@ class MatterView:
     terms: dict[str, str] = field(default_factory=dict)  # the dynasty's words for "Player" and "Emperor"
     hiatus_message: str = ""  # set when the hiatus forbids resolving this kind of matter now
     not_voted: list[str] = field(default_factory=list)  # active players with no counted vote, while pending
+    edit: limits.LimitVerdict | None = None  # for the post's author: may it be edited now, and why not
+    options: dict[str, limits.LimitVerdict] = field(default_factory=dict)  # enact / fail, for a pending matter
 
     @property
     def reasons(self) -> list[str]:
@@ -120,13 +174,11 @@ class MatterView:
 
     @property
     def can_enact_now(self) -> bool:
-        return bool(self.judgement and self.judgement.can_enact and self.queue_allows and not self.hiatus_message)
+        return "enact" in self.options and self.options["enact"].allowed
 
     @property
     def can_fail_now(self) -> bool:
-        if not self.judgement or not self.judgement.can_fail or self.hiatus_message:
-            return False
-        return self.queue_allows or self.is_stale
+        return "fail" in self.options and self.options["fail"].allowed
 
     @property
     def queue_allows(self) -> bool:
@@ -170,16 +222,19 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
                       terms={"Player": state.player_term, "Emperor": state.emperor_term})
     view.can_comment = viewer.is_authenticated and not post.is_resolved
     view.may_resolve = viewer.is_authenticated and getattr(viewer, "is_admin", False)
+    profile = state.game.rules_profile()
+    view.edit = edit_verdict_for(post, comments, viewer=viewer, profile=profile, now=now)
     if not post.is_votable:
         return view
     matter = matter_from(post, comments)
-    profile = state.game.rules_profile()
     if post.is_pending:
         electorate = electorate_of(state)
         view.judgement = engine.judge(matter, electorate=electorate, profile=profile, now=now)
         view.not_voted = engine.not_voted(view.judgement.tally, active=electorate.active)
-        view.is_oldest_pending = oldest_pending_id(state.pending, profile=profile, now=now) == post.pk
+        oldest = oldest_pending_id(state.pending, profile=profile, now=now)
+        view.is_oldest_pending = oldest == post.pk
         view.is_stale = post.kind == Kind.PROPOSAL and engine.is_stale(post.posted_at, profile=profile, now=now)
+        view.options = resolution_options(post, view.judgement, state=state, now=now, oldest_id=oldest)
         if state.hiatus is not None:
             verdict = limits.hiatus_resolve_allowed(kind=post.kind, profile=profile, hiatus_reason=state.hiatus.reasons)
             view.hiatus_message = "" if verdict.allowed else verdict.message

@@ -2,6 +2,13 @@
 
 Each service validates, runs in one transaction, locks the post it changes and records who did what when.
 A refused action raises ``VoteError`` with a message meant for the player, and writes nothing.
+
+Every write on a matter reads the clock only once it holds the lock on the matter's row (unless the caller
+passes ``now``), so the records of one matter are dated in the order they were made: a vote stored before a
+resolution is earlier than it and counted in its tally, a vote that comes after finds the matter closed and
+is refused, and a vote never bears a time at which the matter was closed. A caller that passes ``now`` (an
+import, a beat job, a test) is held to the same order: a moment earlier than what the matter already records
+is refused.
 """
 
 from __future__ import annotations
@@ -9,12 +16,14 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.formats import date_format
 
 from dynasties.models import User
 from votes import engine, limits
+from votes.fairplay_notices import after_commit, fair_play_check_comment
 from votes.models import MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Resolution, Status
-from votes.selectors import electorate_of, matter_from, oldest_pending_id
+from votes.selectors import electorate_of, matter_from, oldest_pending_id, resolution_options
 from votes.signals import declaration_enacted
 from votes.state import game_state
 
@@ -23,7 +32,14 @@ class VoteError(Exception):
     """An action on a votable matter was refused; the message says why."""
 
 
-MATTER_CLOSED = "“{title}” has been resolved ({status}); no more comments are accepted on it."
+MATTER_CLOSED = "“{title}” was {how} at {when}; your {what} was not recorded. No more comments are accepted on it."
+MATTER_CLOSED_UNDATED = (
+    "“{title}” has been resolved ({status}); your {what} was not recorded. No more comments are accepted on it."
+)
+REOPENED_SINCE = "“{title}” was reopened at {when}, after your {what} was sent; it was not recorded. Send it again."
+RECORDED_LATER = (
+    "“{title}” has a {record} recorded at {when}, later than {moment}; nothing was changed. Look at it again."
+)
 EMPTY_COMMENT = "Write a comment or choose a voting icon."
 COMMENT_TOO_LONG = "A comment may be at most 100 KB."
 UNKNOWN_ICON = "“{icon}” is not a voting icon; use FOR, AGAINST, DEFERENTIAL or VETO."
@@ -50,9 +66,49 @@ def _locked_post(post: Post) -> Post:
     return Post.objects.select_for_update().select_related("author").get(pk=post.pk)
 
 
+def _moment(now: datetime | None) -> datetime:
+    """The moment of a write on a locked matter: the caller's, or the clock read now that the lock is held."""
+    return now if now is not None else timezone.now()
+
+
+def _latest_resolution(post: Post) -> Resolution | None:
+    return post.resolutions.select_related("by").order_by("-at", "-pk").first()
+
+
+RESOLVED_HOW = {
+    Resolution.ENACTED: "enacted", Resolution.FAILED: "failed", Resolution.VETOED: "failed (vetoed)",
+    Resolution.SELF_KILLED: "failed (self-killed)",
+}
+
+
+def _closed_message(post: Post, last: Resolution | None, *, what: str) -> str:
+    """Why a comment on a resolved matter was refused: how it was resolved, by whom and when, to the second."""
+    if last is None or last.outcome not in RESOLVED_HOW:
+        return MATTER_CLOSED_UNDATED.format(title=post.title, status=post.display_status.lower(), what=what)
+    who = last.by.username if last.by else "the system"
+    return MATTER_CLOSED.format(title=post.title, how=f"{RESOLVED_HOW[last.outcome]} by {who}",
+                                when=utc_stamp(last.at), what=what)
+
+
+def _check_nothing_later(post: Post, comments, now: datetime, *, moment: str) -> None:
+    """Refuse to resolve or reopen at a moment earlier than a vote or resolution the matter already records.
+
+    Reading the clock under the lock makes this impossible for the site's own requests; it guards callers
+    that pass their own ``now`` and clocks that step back.
+    """
+    last = _latest_resolution(post)
+    later = [(c.at, "comment") for c in comments if c.at > now]
+    if last is not None and last.at > now:
+        later.append((last.at, "resolution"))
+    if later:
+        at, record = max(later)
+        raise VoteError(RECORDED_LATER.format(title=post.title, record=record, when=utc_stamp(at),
+                                              moment=f"this {moment} ({utc_stamp(now)})"))
+
+
 def comment_add(*, post: Post, author: User, text: str = "", icon: str | None = None, trivial: bool = False,
-                now: datetime) -> Comment:
-    """Add a comment, with at most one voting icon, to ``post``."""
+                now: datetime | None = None) -> Comment:
+    """Add a comment, with at most one voting icon, to ``post``; ``now`` None means the clock, read under the lock."""
     icon = icon or None
     text = text or ""
     if icon is None and not text.strip():
@@ -63,15 +119,22 @@ def comment_add(*, post: Post, author: User, text: str = "", icon: str | None = 
         raise VoteError(UNKNOWN_ICON.format(icon=icon))
     with transaction.atomic():
         # The lock orders this vote against a resolution of the same matter: whichever comes second sees
-        # the other's result.
+        # the other's result, and its time, read under the lock, is later than the other's.
         post = _locked_post(post)
+        now = _moment(now)
+        what = "vote" if icon is not None else "comment"
+        last = _latest_resolution(post)
         if post.is_resolved:
-            raise VoteError(MATTER_CLOSED.format(title=post.title, status=post.display_status.lower()))
+            raise VoteError(_closed_message(post, last, what=what))
+        if last is not None and last.at > now:
+            raise VoteError(REOPENED_SINCE.format(title=post.title, when=utc_stamp(last.at), what=what))
         if icon is not None:
             _check_icon(post=post, author=author, icon=icon, trivial=trivial, now=now)
         elif trivial:
             raise VoteError(TRIVIAL_ONLY_FOR)
-        return Comment.objects.create(post=post, author=author, at=now, icon=icon, trivial=trivial, text=text)
+        comment = Comment.objects.create(post=post, author=author, at=now, icon=icon, trivial=trivial, text=text)
+        after_commit(fair_play_check_comment, comment=comment, now=now)
+        return comment
 
 
 def _check_icon(*, post: Post, author: User, icon: str, trivial: bool, now: datetime) -> None:
@@ -101,38 +164,37 @@ def _final_tally_text(tally: engine.Tally) -> str:
     return f"{tally.for_count}-{tally.against_count} (Quorum {tally.quorum})"
 
 
-def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime) -> Resolution:
-    """Enact or fail a pending matter, if the rules allow it now. ``admin`` None means the system did it."""
+def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime | None = None) -> Resolution:
+    """Enact or fail a pending matter, if the rules allow it now. ``admin`` None means the system did it.
+
+    ``now`` None means the clock, read once the matter is locked.
+    """
     if action not in ("enact", "fail"):
         raise VoteError(f"Unknown resolution “{action}”; use enact or fail.")
     if admin is not None and not admin.is_admin:
         raise VoteError(NOT_AN_ADMIN)
     with transaction.atomic():
         post = _locked_post(post)
+        now = _moment(now)
         if not post.is_votable or not post.is_pending:
             raise VoteError(NOT_PENDING.format(title=post.title, status=post.display_status.lower() or "not votable"))
         state = game_state(now)
         profile = state.game.rules_profile()
         comments = list(post.comments.select_related("author").order_by("at", "pk"))
+        _check_nothing_later(post, comments, now, moment="resolution")
         judgement = engine.judge(matter_from(post, comments), electorate=electorate_of(state), profile=profile,
                                  now=now)
         tally = judgement.tally
-        if post.kind == Kind.PROPOSAL:
-            oldest = oldest_pending_id(state.pending, profile=profile, now=now)
-            stale_fail = action == "fail" and engine.is_stale(post.posted_at, profile=profile, now=now)
-            if oldest != post.pk and not stale_fail:
-                older = next((p.title for p in state.pending if p.pk == oldest), "another proposal")
-                raise VoteError(NOT_OLDEST.format(oldest=older))
-        if state.hiatus is not None:
-            verdict = limits.hiatus_resolve_allowed(kind=post.kind, profile=profile,
-                                                    hiatus_reason=state.hiatus.reasons)
-            if not verdict.allowed:
-                raise VoteError(verdict.message)
-        why = "; ".join(judgement.reasons)
-        if action == "enact" and not judgement.can_enact:
-            raise VoteError(CANNOT_ENACT.format(title=post.title, why=why))
-        if action == "fail" and not judgement.can_fail:
-            raise VoteError(CANNOT_FAIL.format(title=post.title, why=why))
+        oldest = oldest_pending_id(state.pending, profile=profile, now=now)
+        verdict = resolution_options(post, judgement, state=state, now=now, oldest_id=oldest)[action]
+        if verdict.message == limits.RESOLVE_NOT_OLDEST:
+            older = next((p.title for p in state.pending if p.pk == oldest), "another proposal")
+            raise VoteError(NOT_OLDEST.format(oldest=older))
+        if verdict.message == limits.RESOLVE_NOT_LEGAL:
+            why = "; ".join(judgement.reasons)
+            raise VoteError((CANNOT_ENACT if action == "enact" else CANNOT_FAIL).format(title=post.title, why=why))
+        if not verdict.allowed:
+            raise VoteError(verdict.message)
 
         outcome = Outcome.ENACTED if action == "enact" else Outcome.FAILED
         if action == "fail" and tally.vetoed:
@@ -167,16 +229,18 @@ def _record_resolution(*, post: Post, outcome: str, by: User | None, tally: engi
 NOT_THE_EMPERORS_CALL = "Only the {emperor} may decide a Declaration of Victory, and only when the rules allow it."
 
 
-def dov_emperor_decide(*, post: Post, emperor: User, legal: bool, now: datetime) -> Resolution:
+def dov_emperor_decide(*, post: Post, emperor: User, legal: bool, now: datetime | None = None) -> Resolution:
     """2005: with no clear decision after 24 hours, the Duke may step in and rule the win legal or not."""
     with transaction.atomic():
         post = _locked_post(post)
+        now = _moment(now)
         state = game_state(now)
         if post.kind != Kind.DOV or not post.is_pending:
             raise VoteError(NOT_PENDING.format(title=post.title, status=post.display_status.lower() or "not votable"))
         if state.emperor is None or state.emperor.pk != emperor.pk:
             raise VoteError(NOT_THE_EMPERORS_CALL.format(emperor=state.emperor_term))
         comments = list(post.comments.select_related("author").order_by("at", "pk"))
+        _check_nothing_later(post, comments, now, moment="decision")
         judgement = engine.judge(matter_from(post, comments), electorate=electorate_of(state),
                                  profile=state.game.rules_profile(), now=now)
         if not judgement.emperor_may_decide:
@@ -188,7 +252,7 @@ def dov_emperor_decide(*, post: Post, emperor: User, legal: bool, now: datetime)
                                   tally=judgement.tally, note=note, now=now)
 
 
-def matter_reopen(*, post: Post, admin: User, reason: str, now: datetime) -> Resolution:
+def matter_reopen(*, post: Post, admin: User, reason: str, now: datetime | None = None) -> Resolution:
     """Set a resolved matter pending again, keeping the earlier resolution on record."""
     if not admin.is_admin:
         raise VoteError(NOT_AN_ADMIN)
@@ -196,8 +260,10 @@ def matter_reopen(*, post: Post, admin: User, reason: str, now: datetime) -> Res
         raise VoteError(REASON_NEEDED)
     with transaction.atomic():
         post = _locked_post(post)
+        now = _moment(now)
         if not post.is_resolved:
             raise VoteError(NOT_RESOLVED.format(title=post.title))
+        _check_nothing_later(post, post.comments.all(), now, moment="reopening")
         note = f"Reopened by {admin.username} at {utc_stamp(now)}: {reason.strip()}"
         post.status = Status.PENDING
         post.outcome = ""

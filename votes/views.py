@@ -10,10 +10,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from dynasties.models import Game
 from votes.forms import CommentForm, PostForm, ReopenForm
+from votes.limits import EDIT_ONLY_AUTHOR, LimitVerdict
 from votes.models import Post
-from votes.posting import PostError, post_create, post_edit
-from votes.selectors import matter_view
+from votes.posting import EditForbidden, PostError, post_create, post_edit
+from votes.selectors import edit_verdict_for, matter_view
 from votes.services import VoteError, comment_add, dov_emperor_decide, matter_reopen, matter_resolve
 from votes.state import game_state
 
@@ -54,7 +56,6 @@ def comment_create(request: HttpRequest, slug: str) -> HttpResponse:
             text=form.cleaned_data["text"],
             icon=form.cleaned_data["icon"] or None,
             trivial=form.cleaned_data["trivial"],
-            now=timezone.now(),
         )
     except VoteError as error:
         return _render_matter(request, post, form=form, error=str(error), status=200 if request.htmx else 400)
@@ -119,7 +120,7 @@ def resolve(request: HttpRequest, slug: str) -> HttpResponse:
     _require_admin(request)
     post = get_object_or_404(Post, slug=slug)
     try:
-        matter_resolve(post=post, admin=request.user, action=request.POST.get("action", ""), now=timezone.now())
+        matter_resolve(post=post, admin=request.user, action=request.POST.get("action", ""))
     except VoteError as error:
         messages.error(request, str(error))
     else:
@@ -138,7 +139,7 @@ def reopen(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         if not form.is_valid():
             raise VoteError("Say why the resolution is being reopened.")
-        matter_reopen(post=post, admin=request.user, reason=form.cleaned_data["reason"], now=timezone.now())
+        matter_reopen(post=post, admin=request.user, reason=form.cleaned_data["reason"])
     except VoteError as error:
         messages.error(request, str(error))
     else:
@@ -148,21 +149,33 @@ def reopen(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def edit_post(request: HttpRequest, slug: str) -> HttpResponse:
-    post = get_object_or_404(Post.objects.select_related("author"), slug=slug)
+    """The edit form, offered only to whom the edit rules let edit the post now; a refusal says why."""
+    post = get_object_or_404(Post.objects.select_related("author").with_comments(), slug=slug)
+    now = timezone.now()
+    verdict = edit_verdict_for(post, list(post.comments.all()), viewer=request.user,
+                               profile=Game.load().rules_profile(), now=now)
+    if verdict is None:
+        verdict = LimitVerdict(allowed=False, message=EDIT_ONLY_AUTHOR)
+    if not verdict.allowed:
+        return render(request, "votes/new_post.html", {"editing": post, "refused": verdict.message}, status=403)
     initial = {"kind": post.kind, "title": post.title, "body": post.body, "flavour": post.flavour,
                "trivial": post.trivial}
     form = PostForm(request.POST or None, initial=initial)
+    status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             post_edit(post=post, editor=request.user, title=data["title"], body=data["body"],
-                      flavour=data["flavour"], kind=data["kind"], now=timezone.now())
+                      flavour=data["flavour"], kind=data["kind"])
+        except EditForbidden as error:
+            return render(request, "votes/new_post.html", {"editing": post, "refused": str(error)}, status=403)
         except PostError as error:
             form.add_error(None, str(error))
         else:
             messages.success(request, "Your changes were saved.")
             return redirect(post)
-    status = 400 if request.method == "POST" else 200
+    if request.method == "POST":
+        status = 400
     return render(request, "votes/new_post.html", {"form": form, "editing": post}, status=status)
 
 
@@ -173,7 +186,7 @@ def emperor_decide(request: HttpRequest, slug: str) -> HttpResponse:
     post = get_object_or_404(Post, slug=slug)
     legal = request.POST.get("legal") == "yes"
     try:
-        dov_emperor_decide(post=post, emperor=request.user, legal=legal, now=timezone.now())
+        dov_emperor_decide(post=post, emperor=request.user, legal=legal)
     except VoteError as error:
         messages.error(request, str(error))
     else:
