@@ -83,12 +83,13 @@ def post_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def player_detail(request: HttpRequest, name: str) -> HttpResponse:
     user = get_object_or_404(User, username=name)
     # An anonymous Call for Judgement stays anonymous on its author's page too.
-    posts = list(Post.objects.filter(author=user, anonymous=False).for_listing().order_by("-posted_at")[:50])
+    # The primary key breaks ties, so the page reads the same on every database and after an archive restore.
+    posts = list(Post.objects.filter(author=user, anonymous=False).for_listing().order_by("-posted_at", "-pk")[:50])
     with_comment_counts(posts)
     votes = (
         Comment.objects.filter(author=user, icon__isnull=False)
         .select_related("post")
-        .order_by("-at")[:50]
+        .order_by("-at", "-pk")[:50]
     )
     last_post = (
         Post.objects.filter(author=user, anonymous=False).order_by("-posted_at").values_list("posted_at", flat=True)

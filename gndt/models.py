@@ -27,7 +27,26 @@ class ImmutableRecordError(Exception):
     """The log is append-only: an update or a cell change is never edited after it is written."""
 
 
+# --- Secrets -----------------------------------------------------------------------------------------------
+#
+# A hidden column is secret state: everything about it (its name, settings, values, the changes to them and
+# the scheduled effects on it) is shown only to those who may see its values. The rule lives here, as
+# ``sees_hidden`` and one ``visible_to(viewer, dynasty)`` method on each queryset a page reads, so that every
+# page filters the same way and in the database.
+
+
+def sees_hidden(viewer, dynasty) -> bool:
+    """Admins and the dynasty's Emperor see (and may change) hidden columns."""
+    if viewer is None or not getattr(viewer, "is_authenticated", False):
+        return False
+    return bool(viewer.is_admin or (dynasty is not None and dynasty.emperor_id == viewer.pk))
+
+
 class ColumnQuerySet(models.QuerySet):
+    def visible_to(self, viewer, dynasty) -> ColumnQuerySet:
+        """The columns ``viewer`` may know of: hidden ones only for admins and the Emperor."""
+        return self if sees_hidden(viewer, dynasty) else self.filter(hidden=False)
+
     def in_use(self) -> ColumnQuerySet:
         return self.filter(retired_at__isnull=True)
 
@@ -114,6 +133,10 @@ class Column(models.Model):
     @property
     def is_numeric(self) -> bool:
         return self.kind == self.INTEGER
+
+    def visible_to(self, viewer, dynasty=None) -> bool:
+        """Whether ``viewer`` may know of this column (the same rule as ``Column.objects.visible_to``)."""
+        return not self.hidden or sees_hidden(viewer, dynasty if dynasty is not None else self.dynasty)
 
     def spec(self) -> ColumnSpec:
         """The pure description of what this column's cells may hold (``gndt.values``)."""
@@ -221,6 +244,21 @@ class Action(models.Model):
 
 
 class UpdateQuerySet(models.QuerySet):
+    def visible_to(self, viewer, dynasty) -> UpdateQuerySet:
+        """The updates ``viewer`` may see in ``dynasty``'s log.
+
+        For those who may not see hidden columns, an update is left out when it is about a hidden column
+        (an admin's change to one, or a scheduled effect's definition or run on one), or when every value it
+        changed is in a hidden column. An update that changed visible values too is kept; its hidden changes
+        are left out by ``CellChange.objects.visible_to``.
+        """
+        if sees_hidden(viewer, dynasty):
+            return self
+        changes = CellChange.objects.filter(update=models.OuterRef("pk"))
+        return self.filter(Q(column__isnull=True) | Q(column__hidden=False)).filter(
+            ~models.Exists(changes) | models.Exists(changes.filter(column__hidden=False))
+        )
+
     def for_log(self) -> UpdateQuerySet:
         """Updates with what the log shows: who, the action, undo links, and each change's row and column."""
         return self.select_related("by", "action", "undoes").prefetch_related(
@@ -264,6 +302,15 @@ class Update(models.Model):
         help_text="The declared action this update performs, if any.",
     )
     source = models.CharField(max_length=8, choices=SOURCE_CHOICES, default=PLAYER)
+    column = models.ForeignKey(
+        Column,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="updates_about",
+        help_text="The column this update is about: an admin's change to it, or a scheduled effect on it. "
+        "Whoever may not see a hidden column does not see the updates about it.",
+    )
 
     objects = UpdateQuerySet.as_manager()
 
@@ -280,12 +327,19 @@ class Update(models.Model):
         super().save(*args, **kwargs)
 
 
+class CellChangeQuerySet(models.QuerySet):
+    def visible_to(self, viewer, dynasty) -> CellChangeQuerySet:
+        return self if sees_hidden(viewer, dynasty) else self.filter(column__hidden=False)
+
+
 class CellChange(models.Model):
     update = models.ForeignKey(Update, on_delete=models.CASCADE, related_name="changes")
     row = models.ForeignKey(Row, on_delete=models.PROTECT, related_name="changes")
     column = models.ForeignKey(Column, on_delete=models.PROTECT, related_name="changes")
     old = models.TextField(blank=True)
     new = models.TextField(blank=True)
+
+    objects = CellChangeQuerySet.as_manager()
 
     class Meta:
         ordering = ["pk"]
@@ -297,6 +351,11 @@ class CellChange(models.Model):
         if not self._state.adding:
             raise ImmutableRecordError("A logged cell change is never edited.")
         super().save(*args, **kwargs)
+
+
+class ScheduledEffectQuerySet(models.QuerySet):
+    def visible_to(self, viewer, dynasty) -> ScheduledEffectQuerySet:
+        return self if sees_hidden(viewer, dynasty) else self.filter(column__hidden=False)
 
 
 class ScheduledEffect(models.Model):
@@ -347,6 +406,8 @@ class ScheduledEffect(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
+    objects = ScheduledEffectQuerySet.as_manager()
+
     class Meta:
         ordering = ["name", "pk"]
 
@@ -375,6 +436,11 @@ class ScheduledEffect(models.Model):
         return f"{self.schedule().describe()} {verb} {self.column}{whose}{tail}"
 
 
+class EffectRunQuerySet(models.QuerySet):
+    def visible_to(self, viewer, dynasty) -> EffectRunQuerySet:
+        return self if sees_hidden(viewer, dynasty) else self.filter(effect__column__hidden=False)
+
+
 class EffectRun(models.Model):
     """One period of a scheduled effect, applied or passed over; the unique key makes a second run a no-op."""
 
@@ -392,6 +458,8 @@ class EffectRun(models.Model):
         Update, null=True, blank=True, on_delete=models.PROTECT, related_name="effect_run"
     )
     note = models.TextField(blank=True)
+
+    objects = EffectRunQuerySet.as_manager()
 
     class Meta:
         ordering = ["-at", "-pk"]

@@ -1,7 +1,9 @@
 """Reads of the GNDT: the table now or at any past moment, the log, and the word lists in force.
 
 Every read here costs a fixed number of queries, whatever the size of the table or the log. Hidden columns
-(secret state) are left out unless the viewer is an admin or the dynasty's Emperor.
+(secret state) and everything about them are left out unless the viewer is an admin or the dynasty's
+Emperor: each read goes through the ``visible_to(viewer, dynasty)`` queryset methods of ``gndt.models``,
+where that rule is written once.
 """
 
 from __future__ import annotations
@@ -14,7 +16,18 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from dynasties.models import Dynasty, User
 from gndt.dice import DEFAULT_LISTS
-from gndt.models import Action, Cell, CellChange, Column, RandomListVersion, Row, Update
+from gndt.models import (
+    Action,
+    Cell,
+    CellChange,
+    Column,
+    EffectRun,
+    RandomListVersion,
+    Row,
+    ScheduledEffect,
+    Update,
+    sees_hidden,
+)
 
 NAME_SORT = ""
 
@@ -58,13 +71,6 @@ class Table:
         return len(self.columns) + 1
 
 
-def sees_hidden(viewer, dynasty: Dynasty | None) -> bool:
-    """Admins and the dynasty's Emperor see (and may change) hidden columns."""
-    if viewer is None or not viewer.is_authenticated:
-        return False
-    return bool(viewer.is_admin or (dynasty is not None and dynasty.emperor_id == viewer.pk))
-
-
 def can_see_hidden(viewer, state) -> bool:
     return sees_hidden(viewer, state.dynasty)
 
@@ -72,9 +78,7 @@ def can_see_hidden(viewer, state) -> bool:
 def visible_columns(dynasty: Dynasty, viewer, *, at: datetime | None = None) -> list[Column]:
     columns = Column.objects.filter(dynasty=dynasty)
     columns = columns.existing_at(at) if at is not None else columns.in_use()
-    if not sees_hidden(viewer, dynasty):
-        columns = columns.filter(hidden=False)
-    return list(columns)
+    return list(columns.visible_to(viewer, dynasty))
 
 
 def gndt_table_for(
@@ -217,21 +221,21 @@ class LogFilters:
 
 
 def gndt_log(dynasty: Dynasty, *, viewer, filters: LogFilters = LogFilters()) -> QuerySet[Update]:
-    """The dynasty's updates, newest first, filtered by who made them and which row or column they changed.
+    """The dynasty's updates ``viewer`` may see, newest first, filtered by who made them and which row or
+    column they changed.
 
-    A viewer who may not see hidden columns cannot filter by one (the filter then matches nothing).
+    Only changes the viewer may see count for the filters: filtering by a hidden column matches nothing, and
+    filtering by a row does not find an update that changed only hidden values of it.
     """
-    updates = Update.objects.filter(dynasty=dynasty)
+    updates = Update.objects.filter(dynasty=dynasty).visible_to(viewer, dynasty)
     if filters.by:
         updates = updates.filter(by__username=filters.by)
     if filters.row or filters.column:
-        changes = CellChange.objects.filter(update=OuterRef("pk"))
+        changes = CellChange.objects.filter(update=OuterRef("pk")).visible_to(viewer, dynasty)
         if filters.row:
             changes = changes.filter(row__name=filters.row)
         if filters.column:
             changes = changes.filter(column__name=filters.column)
-            if not sees_hidden(viewer, dynasty):
-                changes = changes.filter(column__hidden=False)
         updates = updates.filter(Exists(changes))
     return updates.for_log().order_by("-at", "-pk")
 
@@ -239,7 +243,7 @@ def gndt_log(dynasty: Dynasty, *, viewer, filters: LogFilters = LogFilters()) ->
 @dataclass
 class LogChange:
     row: Row
-    column: Column | None  # None: a hidden column the viewer may not see
+    column: Column
     old: str
     new: str
 
@@ -248,7 +252,7 @@ class LogChange:
 class LogEntry:
     update: Update
     changes: list[LogChange]
-    hidden_changes: int
+    hidden_changes: int  # changes left out for this viewer; never shown, but such an update is not undone here
     undone_by: Update | None
 
     @property
@@ -257,13 +261,13 @@ class LogEntry:
 
 
 def log_entries(updates: Iterable[Update], *, viewer, dynasty: Dynasty) -> list[LogEntry]:
-    """Log entries ready to show: changes to hidden columns are counted, not shown, for most viewers."""
-    secret_ok = sees_hidden(viewer, dynasty)
+    """Log entries ready to show ``updates`` (already filtered by ``Update.objects.visible_to``) to ``viewer``:
+    changes to hidden columns are left out for those who may not see them."""
     entries = []
     for update in updates:
         shown, hidden = [], 0
         for change in update.changes.all():
-            if change.column.hidden and not secret_ok:
+            if not change.column.visible_to(viewer, dynasty):
                 hidden += 1
                 continue
             shown.append(LogChange(row=change.row, column=change.column, old=change.old, new=change.new))
@@ -279,15 +283,48 @@ def log_entries(updates: Iterable[Update], *, viewer, dynasty: Dynasty) -> list[
 def log_filter_choices(dynasty: Dynasty, *, viewer) -> dict[str, list[str]]:
     """Names offered in the log's filter menus: rows, visible columns and everyone who has updated."""
     rows = list(Row.objects.filter(dynasty=dynasty).values_list("name", flat=True))
-    columns = Column.objects.filter(dynasty=dynasty)
-    if not sees_hidden(viewer, dynasty):
-        columns = columns.filter(hidden=False)
-    people = User.objects.filter(Exists(Update.objects.filter(dynasty=dynasty, by=OuterRef("pk"))))
+    columns = Column.objects.filter(dynasty=dynasty).visible_to(viewer, dynasty)
+    updates = Update.objects.filter(dynasty=dynasty, by=OuterRef("pk")).visible_to(viewer, dynasty)
+    people = User.objects.filter(Exists(updates))
     return {
         "rows": sorted(rows, key=str.casefold),
         "columns": list(columns.values_list("name", flat=True)),
         "people": list(people.order_by("username").values_list("username", flat=True)),
     }
+
+
+def gndt_update_shown(pk, *, viewer) -> Update | None:
+    """The update numbered ``pk`` with what its log entry shows, or None when ``viewer`` may not see it (an
+    update about a hidden column answers as if there were none)."""
+    update = Update.objects.for_log().select_related("dynasty__emperor").filter(pk=pk).first()
+    if update is None:
+        return None
+    if not Update.objects.filter(pk=update.pk).visible_to(viewer, update.dynasty).exists():
+        return None
+    return update
+
+
+def recent_updates(dynasty: Dynasty, *, viewer, limit: int) -> list[LogEntry]:
+    """The latest ``limit`` updates ``viewer`` may see, ready to show."""
+    updates = Update.objects.filter(dynasty=dynasty).visible_to(viewer, dynasty).for_log().order_by("-at", "-pk")
+    return log_entries(updates[:limit], viewer=viewer, dynasty=dynasty)
+
+
+def effects_shown(dynasty: Dynasty, *, viewer) -> QuerySet[ScheduledEffect]:
+    """The dynasty's scheduled effects ``viewer`` may see, each marked ``has_run`` if it ever ran."""
+    last_run = EffectRun.objects.filter(effect=OuterRef("pk")).order_by("-pk")
+    return (
+        ScheduledEffect.objects.filter(dynasty=dynasty)
+        .visible_to(viewer, dynasty)
+        .select_related("column", "row")
+        .annotate(has_run=Exists(last_run))
+    )
+
+
+def effect_runs_shown(dynasty: Dynasty, *, viewer) -> QuerySet[EffectRun]:
+    return EffectRun.objects.filter(effect__dynasty=dynasty).visible_to(viewer, dynasty).select_related(
+        "effect", "update"
+    )
 
 
 def actions_offered(dynasty: Dynasty) -> list[Action]:

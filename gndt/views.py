@@ -27,19 +27,22 @@ from dynasties.models import Dynasty
 from dynasties.selectors import roster_at
 from gndt import services
 from gndt.forms import ActionForm, ColumnForm, EffectForm, ListForm, RowForm, split_entries
-from gndt.models import Action, Column, EffectRun, Row, ScheduledEffect, Update
+from gndt.models import Action, Column, Row, ScheduledEffect
 from gndt.selectors import (
     LogFilters,
     actions_offered,
     dynasty_is_archived,
+    effect_runs_shown,
+    effects_shown,
     gndt_log,
     gndt_table_as_of,
     gndt_table_for,
+    gndt_update_shown,
     list_history,
     log_entries,
     log_filter_choices,
     random_lists_for,
-    sees_hidden,
+    recent_updates,
 )
 from votes.state import GameState, game_state
 
@@ -53,6 +56,7 @@ LOG_IN_TO_EDIT = "Log in to update the GNDT."
 ONLY_ADMINS = "Only admins may manage the GNDT."
 UPDATED = "The GNDT was updated (update #{pk})."
 UNDONE = "Update #{pk} was undone (update #{undo})."
+NO_SUCH_UPDATE = "There is no such GNDT update."
 
 
 # --- Shared helpers --------------------------------------------------------------------------------------
@@ -114,8 +118,7 @@ def _table(request: HttpRequest, dynasty: Dynasty, state: GameState, *, moment: 
 
 
 def _recent_entries(request: HttpRequest, dynasty: Dynasty):
-    updates = Update.objects.filter(dynasty=dynasty).for_log().order_by("-at", "-pk")[:RECENT_UPDATES]
-    return log_entries(updates, viewer=request.user, dynasty=dynasty)
+    return recent_updates(dynasty, viewer=request.user, limit=RECENT_UPDATES)
 
 
 def _table_context(request: HttpRequest, number: int | None, *, error: str = "") -> dict:
@@ -225,7 +228,7 @@ def gndt_cell_form(request: HttpRequest) -> HttpResponse:
         raise Http404(NO_TABLE_YET)
     row = get_object_or_404(Row.objects.in_use(), dynasty=dynasty, pk=request.GET.get("row") or 0)
     column = get_object_or_404(Column.objects.in_use(), dynasty=dynasty, pk=request.GET.get("column") or 0)
-    if column.hidden and not sees_hidden(request.user, dynasty):
+    if not column.visible_to(request.user, dynasty):
         raise Http404("No such column.")
     if not request.htmx:
         return redirect(reverse("gndt_edit") + "?" + urlencode({"row": row.pk}))
@@ -389,7 +392,9 @@ def gndt_log_page(request: HttpRequest, number: int | None = None) -> HttpRespon
 
 def gndt_update_detail(request: HttpRequest, pk: int) -> HttpResponse:
     state = _state(request)
-    update = get_object_or_404(Update.objects.for_log().select_related("dynasty__emperor"), pk=pk)
+    update = gndt_update_shown(pk, viewer=request.user)
+    if update is None:
+        raise Http404(NO_SUCH_UPDATE)
     dynasty = update.dynasty
     archived = dynasty_is_archived(dynasty)
     is_current = state.dynasty is not None and state.dynasty.pk == dynasty.pk
@@ -407,7 +412,9 @@ def gndt_update_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def gndt_undo(request: HttpRequest, pk: int) -> HttpResponse:
-    update = get_object_or_404(Update, pk=pk)
+    update = gndt_update_shown(pk, viewer=request.user)
+    if update is None:
+        raise Http404(NO_SUCH_UPDATE)
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         back = ""
@@ -445,24 +452,18 @@ def gndt_manage(request: HttpRequest) -> HttpResponse:
 def _render_manage(request, dynasty, *, row_form=None, action_form=None, list_form=None, status: int = 200):
     state = _state(request)
     with_rows = set(Row.objects.filter(dynasty=dynasty).exclude(user=None).values_list("user_id", flat=True))
-    last_run = EffectRun.objects.filter(effect=OuterRef("pk")).order_by("-pk")
-    effects = (
-        ScheduledEffect.objects.filter(dynasty=dynasty)
-        .select_related("column", "row")
-        .annotate(has_run=Exists(last_run))
-    )
     return render(
         request,
         "gndt/manage.html",
         {
             "dynasty": dynasty,
             "archived": dynasty_is_archived(dynasty),
-            "columns": Column.objects.filter(dynasty=dynasty),
+            "columns": Column.objects.filter(dynasty=dynasty).visible_to(request.user, dynasty),
             "rows": Row.objects.filter(dynasty=dynasty, user=None),
             "missing_players": [user for user in state.roster.active if user.pk not in with_rows],
             "actions": Action.objects.filter(dynasty=dynasty),
-            "effects": effects,
-            "runs": EffectRun.objects.filter(effect__dynasty=dynasty).select_related("effect", "update")[:10],
+            "effects": effects_shown(dynasty, viewer=request.user),
+            "runs": effect_runs_shown(dynasty, viewer=request.user)[:10],
             "lists": sorted(random_lists_for(dynasty).items()),
             "list_versions": list_history(dynasty)[:20],
             "row_form": row_form or RowForm(),

@@ -258,7 +258,10 @@ def test_importing_inserts_in_bulk(exported):
         import_gndt(copy.deepcopy(exported), users=users, dynasties=numbers)
     bigger = copy.deepcopy(exported)
     plain = [entry for entry in bigger["log"] if entry["undoes"] is None]
-    bigger["log"] = bigger["log"] + [dict(entry, undoes=None) for entry in plain * 10]
+    top = max(entry["pk"] for entry in bigger["log"])
+    bigger["log"] = bigger["log"] + [
+        dict(entry, undoes=None, pk=top + i + 1) for i, entry in enumerate(plain * 10)
+    ]
     wipe_gndt()
     with CaptureQueriesContext(connection) as large:
         import_gndt(bigger, users=users, dynasties=numbers)

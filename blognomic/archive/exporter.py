@@ -2,6 +2,9 @@
 
 Export only reads: a fixed number of queries whatever the size of the game, reading plain values rather
 than model instances so that a game of a hundred thousand comments stays light in memory.
+
+Rows that people link to by number (comments, applications, every GNDT record) carry their primary key as
+``pk``, so an import into an empty database gives every permalink back unchanged.
 """
 
 from __future__ import annotations
@@ -10,8 +13,8 @@ from collections import defaultdict
 
 from blognomic.archive.fields import FORMAT, VERSION, format_time
 from blognomic.archive.gndt import export_gndt
-from dynasties.models import Absence, Dynasty, Game, User
-from ruleset.models import Page, Revision
+from dynasties.models import Absence, Application, Dynasty, Game, Notification, Rename, User
+from ruleset.models import Page, ProtectionChange, Revision
 from votes.models import Comment, Post, Resolution
 
 
@@ -21,13 +24,65 @@ def export_archive() -> dict:
         "format": FORMAT,
         "version": VERSION,
         "profile": _profile(),
+        "game": _game(),
+        "accounts": _accounts(),
         "players": _players(),
+        "applications": _applications(names),
         "dynasties": _dynasties(names),
         "posts": _posts(names),
+        "renames": _renames(names),
         "rule_changes": _rule_changes(names),
+        "notifications": _notifications(names),
         "gndt": export_gndt(),
         "wiki": {"pages": _pages(names)},
     }
+
+
+def _game() -> dict:
+    game = Game.objects.filter(pk=1).values("name", "auto_resolve").first()
+    if game is None:
+        return {"name": Game._meta.get_field("name").default, "auto_resolve": False}
+    return game
+
+
+def _accounts() -> list[dict]:
+    """Every account, player or not: what logging in and being told things needs."""
+    fields = ("username", "email", "first_name", "last_name", "password", "is_staff", "is_superuser",
+              "is_active", "date_joined", "last_login")
+    return [
+        {"name": a["username"], "email": a["email"], "first_name": a["first_name"], "last_name": a["last_name"],
+         "password": a["password"], "staff": a["is_staff"], "superuser": a["is_superuser"],
+         "active": a["is_active"], "date_joined": format_time(a["date_joined"]),
+         "last_login": format_time(a["last_login"])}
+        for a in User.objects.order_by("username").values(*fields)
+    ]
+
+
+def _applications(names: dict[int, str]) -> list[dict]:
+    return [
+        {"pk": a.pk, "name": a.name, "password": a.password_hash, "message": a.message,
+         "ip_address": a.ip_address, "submitted_at": format_time(a.submitted_at), "status": a.status,
+         "decided_by": names.get(a.decided_by_id), "decided_at": format_time(a.decided_at)}
+        for a in Application.objects.order_by("submitted_at", "pk")
+    ]
+
+
+def _renames(names: dict[int, str]) -> list[dict]:
+    return [
+        {"player": names[r["user_id"]], "old_name": r["old_name"], "new_name": r["new_name"],
+         "by": names[r["by_id"]], "at": format_time(r["at"]), "proposal": r["proposal__slug"]}
+        for r in Rename.objects.order_by("at", "pk").values("user_id", "old_name", "new_name", "by_id", "at",
+                                                            "proposal__slug")
+    ]
+
+
+def _notifications(names: dict[int, str]) -> list[dict]:
+    return [
+        {"to": names[n["user_id"]], "key": n["key"], "text": n["text"], "url": n["url"],
+         "created_at": format_time(n["created_at"]), "read_at": format_time(n["read_at"])}
+        for n in Notification.objects.order_by("created_at", "pk").values(
+            "user_id", "key", "text", "url", "created_at", "read_at").iterator(chunk_size=5000)
+    ]
 
 
 def _profile() -> str:
@@ -65,38 +120,49 @@ def _players() -> list[dict]:
 
 def _dynasties(names: dict[int, str]) -> list[dict]:
     dynasties = []
-    for d in Dynasty.objects.order_by("number"):
+    for d in Dynasty.objects.select_related("declaration", "ascension_address").order_by("number"):
         entry = {"number": d.number, "emperor": names.get(d.emperor_id), "player_term": d.player_term,
                  "emperor_term": d.emperor_term, "theme": d.theme, "started_at": format_time(d.started_at),
                  "ended_at": format_time(d.ended_at)}
         if d.player_term_plural:
             entry["player_term_plural"] = d.player_term_plural
+        if d.declaration_id:
+            entry["declaration"] = d.declaration.slug
+        if d.ascension_address_id:
+            entry["ascension_address"] = d.ascension_address.slug
+        if d.ascended_at:
+            entry["ascended_at"] = format_time(d.ascended_at)
         dynasties.append(entry)
     return dynasties
 
 
 def _posts(names: dict[int, str]) -> list[dict]:
     comments = defaultdict(list)
-    rows = Comment.objects.order_by("at", "pk").values_list("post_id", "author_id", "at", "icon", "text",
+    rows = Comment.objects.order_by("at", "pk").values_list("pk", "post_id", "author_id", "at", "icon", "text",
                                                             "trivial")
-    for post_id, author_id, at, icon, text, trivial in rows.iterator(chunk_size=5000):
-        entry = {"author": names[author_id], "at": format_time(at), "icon": icon or None, "text": text}
+    for pk, post_id, author_id, at, icon, text, trivial in rows.iterator(chunk_size=5000):
+        entry = {"pk": pk, "author": names[author_id], "at": format_time(at), "icon": icon or None,
+                 "text": text}
         if trivial:
             entry["trivial"] = True
         comments[post_id].append(entry)
     final = {}
+    history = defaultdict(list)
     resolutions = Resolution.objects.order_by("at", "pk").values_list(
-        "post_id", "outcome", "by_id", "at", "note", "tally"
+        "post_id", "outcome", "by_id", "at", "note", "tally", "reason"
     )
-    for post_id, outcome, by_id, at, note, tally in resolutions:
+    for post_id, outcome, by_id, at, note, tally, reason in resolutions:
         final[post_id] = None if outcome == Resolution.REOPENED else {
             "by": names.get(by_id), "at": format_time(at), "outcome": outcome, "note": note,
         }
         if tally and final[post_id] is not None:
             final[post_id]["tally"] = tally
+        history[post_id].append({"by": names.get(by_id), "at": format_time(at), "outcome": outcome, "note": note,
+                                 "tally": tally or {}, "reason": reason})
     posts = []
     fields = ("pk", "slug", "kind", "title", "author_id", "posted_at", "edited_at", "dynasty__number", "body",
-              "flavour", "status", "admin_note", "trivial", "sticky", "anonymous")
+              "flavour", "status", "admin_note", "trivial", "sticky", "anonymous", "enactable_since",
+              "failable_since", "stale_since")
     for p in Post.objects.order_by("posted_at", "pk").values(*fields).iterator(chunk_size=2000):
         resolution = final.get(p["pk"]) if p["status"] in ("enacted", "failed") else None
         entry = {
@@ -115,6 +181,13 @@ def _posts(names: dict[int, str]) -> list[dict]:
             entry["anonymous"] = True
         if p["admin_note"] and (resolution is None or p["admin_note"] != resolution["note"]):
             entry["admin_note"] = p["admin_note"]
+        # Every resolution, reopened ones included, only where the latest alone does not tell it all.
+        past = history.get(p["pk"], [])
+        if len(past) > 1 or (past and resolution is None):
+            entry["resolutions"] = past
+        for flag in ("enactable_since", "failable_since", "stale_since"):
+            if p[flag]:
+                entry[flag] = format_time(p[flag])
         posts.append(entry)
     return posts
 
@@ -126,11 +199,19 @@ def _pages(names: dict[int, str]) -> list[dict]:
     for page_id, at, author_id, summary, text, post in rows.iterator(chunk_size=1000):
         revisions[page_id].append({"at": format_time(at), "author": names.get(author_id), "summary": summary,
                                    "text": text, "post": post})
-    return [
-        {"title": p.title, "slug": p.slug, "kind": p.kind, "protected": p.protected,
-         "revisions": revisions[p.pk]}
-        for p in Page.objects.order_by("title")
-    ]
+    protection = defaultdict(list)
+    for page_id, protected, by_id, at, reason in ProtectionChange.objects.order_by("at", "pk").values_list(
+            "page_id", "protected", "by_id", "at", "reason"):
+        protection[page_id].append({"protected": protected, "by": names.get(by_id), "at": format_time(at),
+                                    "reason": reason})
+    pages = []
+    for p in Page.objects.order_by("title"):
+        entry = {"title": p.title, "slug": p.slug, "kind": p.kind, "protected": p.protected,
+                 "created_at": format_time(p.created_at), "revisions": revisions[p.pk]}
+        if protection.get(p.pk):
+            entry["protection_log"] = protection[p.pk]
+        pages.append(entry)
+    return pages
 
 
 def _rule_changes(names: dict[int, str]) -> list[dict]:

@@ -25,7 +25,10 @@ Shape (every list optional; times are ISO 8601 with a zone)::
               "action": "Buy a Map", "undoes": null,
               "changes": [{"row": "Kevan", "column": "Pieces", "old": "8", "new": "7"}]}]}
 
-``log`` is oldest first; ``undoes`` and a run's ``update`` are positions in ``log``.
+``log`` is oldest first; ``undoes`` and a run's ``update`` are positions in ``log``. A log entry's ``column``
+names the column it is about (an admin's change to it, or a scheduled effect on it), so that updates about a
+hidden column stay secret; an archive without it (version 1) has it worked out from the log's wording. Columns,
+rows, actions, effects and log entries carry their ``pk``, kept on import when free (``archive.keys``).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from typing import Any
 from django.db import transaction
 
 from blognomic.archive.fields import ArchiveError, Reader, check_text, format_time
+from blognomic.archive.keys import keep_primary_keys, optional_pk
 from dynasties.models import Dynasty, User
 from gndt.actions import FREQUENCIES
 from gndt.models import (
@@ -111,6 +115,7 @@ def export_gndt() -> dict:
         "columns": [_column_data(column, numbers) for column in columns],
         "rows": [
             {
+                "pk": row.pk,
                 "dynasty": numbers[row.dynasty_id],
                 "name": row.name,
                 "player": row.user.username if row.user else None,
@@ -123,6 +128,7 @@ def export_gndt() -> dict:
         ],
         "actions": [
             {
+                "pk": action.pk,
                 "dynasty": numbers[action.dynasty_id],
                 "name": action.name,
                 "frequency": action.frequency,
@@ -146,6 +152,7 @@ def export_gndt() -> dict:
         ],
         "effects": [
             {
+                "pk": effect.pk,
                 "dynasty": numbers[effect.dynasty_id],
                 "name": effect.name,
                 "column": column_names[effect.column_id],
@@ -159,12 +166,14 @@ def export_gndt() -> dict:
                 "minute": effect.minute,
                 "starts_at": format_time(effect.starts_at),
                 "enabled": effect.enabled,
+                "created_by": effect.created_by.username if effect.created_by else None,
                 "runs": runs.get(effect.pk, []),
             }
-            for effect in ScheduledEffect.objects.order_by("dynasty__number", "pk")
+            for effect in ScheduledEffect.objects.select_related("created_by").order_by("dynasty__number", "pk")
         ],
         "log": [
             {
+                "pk": update.pk,
                 "dynasty": numbers[update.dynasty_id],
                 "at": format_time(update.at),
                 "by": update.by.username if update.by else None,
@@ -173,6 +182,7 @@ def export_gndt() -> dict:
                 "rolls": update.rolls,
                 "action": action_names.get(update.action_id),
                 "undoes": position.get(update.undoes_id),
+                "column": column_names.get(update.column_id),
                 "changes": changes.get(update.pk, []),
             }
             for update in updates
@@ -182,6 +192,7 @@ def export_gndt() -> dict:
 
 def _column_data(column: Column, numbers: dict[int, int]) -> dict:
     return {
+        "pk": column.pk,
         "dynasty": numbers[column.dynasty_id],
         "name": column.name,
         "kind": column.kind,
@@ -207,7 +218,7 @@ def names_in_gndt(data: Any) -> set[str]:
     names: set[str] = set()
     if not isinstance(data, dict):
         return names
-    for key, field in (("rows", "player"), ("log", "by"), ("lists", "by")):
+    for key, field in (("rows", "player"), ("log", "by"), ("lists", "by"), ("effects", "created_by")):
         entries = data.get(key)
         for entry in entries if isinstance(entries, list) else []:
             if isinstance(entry, dict) and isinstance(entry.get(field), str) and entry[field].strip():
@@ -234,10 +245,10 @@ def import_gndt(
     """Check the ``gndt`` data of an archive, then write its columns, rows, values, actions, word lists,
     scheduled effects and log. ``users`` maps names to accounts and ``dynasties`` numbers to dynasties;
     every name and number the data mentions must be among them. Raises ``ArchiveError`` and writes nothing
-    when a field is bad.
+    when a field is bad. Returns the models whose rows kept the primary keys the data carried.
     """
     if data is None:
-        return
+        return []
     root = Reader(data, path)
     tables = _Tables()
     columns = [_read_column(r, dynasties, tables) for r in _readers(root, "columns")]
@@ -258,7 +269,7 @@ def import_gndt(
     actions = [_read_action(r, dynasties, tables) for r in _readers(root, "actions")]
     lists = [_read_list(r, dynasties, users) for r in _readers(root, "lists")]
     log = [_read_update(r, i, dynasties, users, tables) for i, r in enumerate(_readers(root, "log"))]
-    effects = [_read_effect(r, dynasties, tables, len(log)) for r in _readers(root, "effects")]
+    effects = [_read_effect(r, dynasties, users, tables, len(log)) for r in _readers(root, "effects")]
     for i, (update, _, undoes, r) in enumerate(log):
         if undoes is not None:
             if undoes >= i:
@@ -266,7 +277,7 @@ def import_gndt(
             if log[undoes][0].dynasty_id != update.dynasty_id:
                 raise ArchiveError(r.at("undoes"), OTHER_DYNASTY)
     with transaction.atomic():
-        _write(columns, rows, actions, lists, log, effects, tables)
+        return _write(columns, rows, actions, lists, log, effects, tables)
 
 
 def _readers(root: Reader, key: str) -> list[Reader]:
@@ -324,6 +335,7 @@ def _read_column(r: Reader, dynasties, tables: _Tables) -> tuple[Column, Reader]
         created_at=r.time("created_at", required=False),
         retired_at=r.time("retired_at", required=False),
     )
+    column.archive_pk = optional_pk(r)
     try:
         spec = column.spec()
     except ValueError as error:
@@ -369,6 +381,7 @@ def _read_row(r: Reader, dynasties, users, tables: _Tables, all_names: frozenset
         created_at=r.time("created_at", required=False),
         retired_at=r.time("retired_at", required=False),
     )
+    row.archive_pk = optional_pk(r)
     tables.rows[dynasty.number][name] = row
     values = r.child("values")
     cells: dict[str, str] = {}
@@ -401,6 +414,7 @@ def _read_action(r: Reader, dynasties, tables: _Tables) -> Action:
         description=r.text("description", required=False, max_length=300),
         retired_at=r.time("retired_at", required=False),
     )
+    action.archive_pk = optional_pk(r)
     tables.actions[dynasty.number][name] = action
     return action
 
@@ -435,6 +449,11 @@ def _read_update(r: Reader, index: int, dynasties, users, tables: _Tables):
         source=r.choice("source", SOURCES, required=False) or Update.PLAYER,
     )
     update.action_name = action_name
+    update.archive_pk = optional_pk(r)
+    # None: not given (version 1), to be worked out; "": about no column.
+    update.column_name = r.text("column", required=False, max_length=60) if "column" in r.data else None
+    if update.column_name and update.column_name not in tables.columns[number]:
+        raise ArchiveError(r.at("column"), UNKNOWN_COLUMN.format(number=number, name=update.column_name))
     undoes = r.integer("undoes", required=False)
     changes = []
     for change_reader in _readers(r, "changes"):
@@ -457,7 +476,7 @@ def _read_update(r: Reader, index: int, dynasties, users, tables: _Tables):
     return update, changes, undoes, r
 
 
-def _read_effect(r: Reader, dynasties, tables: _Tables, log_length: int):
+def _read_effect(r: Reader, dynasties, users, tables: _Tables, log_length: int):
     dynasty = _dynasty(r, dynasties)
     number = dynasty.number
     column_name = r.text("column", max_length=60)
@@ -478,8 +497,10 @@ def _read_effect(r: Reader, dynasties, tables: _Tables, log_length: int):
         minute=r.integer("minute", required=False, maximum=59) or 0,
         starts_at=r.time("starts_at"),
         enabled=r.boolean("enabled", default=True),
+        created_by=_account(r, "created_by", users),
     )
     effect.column_name, effect.row_name = column_name, row_name
+    effect.archive_pk = optional_pk(r)
     runs = []
     periods = set()
     for run_reader in _readers(r, "runs"):
@@ -504,8 +525,39 @@ def _read_effect(r: Reader, dynasties, tables: _Tables, log_length: int):
     return effect, runs
 
 
-def _write(columns, rows, actions, lists, log, effects, tables: _Tables) -> None:
+def _keep(model, objects: list, kept: list) -> None:
+    if keep_primary_keys(model, objects, [getattr(obj, "archive_pk", None) for obj in objects]):
+        kept.append(model)
+
+
+def _about_column(update: Update, tables: _Tables, effects, run_effect: dict[int, ScheduledEffect]):
+    """The column an update of a version 1 archive is about, from the run that wrote it or the fixed wording
+    of the admin's change ("Added the column Gold", "Scheduled Tithe: …")."""
+    number = update.dynasty.number
+    effect = run_effect.get(id(update))
+    if effect is not None:
+        return tables.columns[number][effect.column_name]
+    if update.source != Update.ADMIN:
+        return None
+    comment = update.comment
+    for name, column in tables.columns[number].items():
+        if comment in (f"Added the column {name}", f"Removed the column {name}") or comment.startswith(
+            f"Changed the column {name}: "
+        ):
+            return column
+    for effect, _ in effects:
+        if effect.dynasty.number == number and comment.startswith(
+            (f"Scheduled {effect.name}: ", f"Changed the scheduled effect {effect.name}: ")
+        ):
+            return tables.columns[number][effect.column_name]
+    return None
+
+
+def _write(columns, rows, actions, lists, log, effects, tables: _Tables) -> list:
+    kept: list = []
+    _keep(Column, [column for column, _ in columns], kept)
     Column.objects.bulk_create([column for column, _ in columns], batch_size=BATCH)
+    _keep(Row, [row for row, _, _ in rows], kept)
     Row.objects.bulk_create([row for row, _, _ in rows], batch_size=BATCH)
     Cell.objects.bulk_create(
         (
@@ -515,13 +567,22 @@ def _write(columns, rows, actions, lists, log, effects, tables: _Tables) -> None
         ),
         batch_size=BATCH,
     )
+    _keep(Action, actions, kept)
     Action.objects.bulk_create(actions, batch_size=BATCH)
     RandomListVersion.objects.bulk_create(lists, batch_size=BATCH)
-    updates = []
-    for update, _, _, _ in log:
+    updates = [update for update, _, _, _ in log]
+    run_effect = {
+        id(updates[position]): effect for effect, runs in effects for _, position in runs if position is not None
+    }
+    for update in updates:
+        number = update.dynasty.number
         if update.action_name is not None:
-            update.action = tables.actions[update.dynasty.number][update.action_name]
-        updates.append(update)
+            update.action = tables.actions[number][update.action_name]
+        if update.column_name is None:
+            update.column = _about_column(update, tables, effects, run_effect)
+        elif update.column_name:
+            update.column = tables.columns[number][update.column_name]
+    _keep(Update, updates, kept)
     Update.objects.bulk_create(updates, batch_size=BATCH)
     with_undo = []
     for update, _, undoes, _ in log:
@@ -548,6 +609,7 @@ def _write(columns, rows, actions, lists, log, effects, tables: _Tables) -> None
         number = effect.dynasty.number
         effect.column = tables.columns[number][effect.column_name]
         effect.row = tables.rows[number][effect.row_name] if effect.row_name else None
+    _keep(ScheduledEffect, [effect for effect, _ in effects], kept)
     ScheduledEffect.objects.bulk_create([effect for effect, _ in effects], batch_size=BATCH)
     EffectRun.objects.bulk_create(
         (
@@ -564,3 +626,4 @@ def _write(columns, rows, actions, lists, log, effects, tables: _Tables) -> None
         ),
         batch_size=BATCH,
     )
+    return kept

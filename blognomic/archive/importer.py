@@ -20,9 +20,20 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
 
-from blognomic.archive.fields import FORMAT, VERSION, ArchiveError, Reader, check_text
-from dynasties.models import PROFILE_CHOICES, Absence, Dynasty, Game, PlayerNameValidator, User
-from ruleset.models import Page, Revision
+from blognomic.archive.fields import FORMAT, READABLE_VERSIONS, VERSION, ArchiveError, Reader, check_text
+from blognomic.archive.keys import keep_primary_keys, optional_pk, reset_sequences
+from dynasties.models import (
+    PROFILE_CHOICES,
+    Absence,
+    Application,
+    Dynasty,
+    Game,
+    Notification,
+    PlayerNameValidator,
+    Rename,
+    User,
+)
+from ruleset.models import Page, ProtectionChange, Revision
 from votes.markup import render_markdown
 from votes.models import VOTABLE_KINDS, Comment, Kind, Post, Resolution, Status
 
@@ -30,6 +41,8 @@ KINDS = tuple(Kind.values)
 ICONS = ("for", "against", "deferential", "veto")
 STATUSES = ("pending", "enacted", "failed")
 OUTCOMES = ("enacted", "failed", "vetoed", "self-killed")
+HISTORY_OUTCOMES = (*OUTCOMES, Resolution.REOPENED)
+APPLICATION_STATUSES = tuple(value for value, _ in Application.STATUS_CHOICES)
 PAGE_KINDS = (Page.RULESET, Page.GAMESTATE, Page.ORDINARY)
 ABSENCE_KINDS = (Absence.IDLE, Absence.LEFT)
 
@@ -57,6 +70,12 @@ class Parsed:
     dynasty_refs: dict[int, str] = field(default_factory=dict)
     post_refs: dict[str, str] = field(default_factory=dict)
     rule_changes: list[dict] = field(default_factory=list)
+    game: dict = field(default_factory=dict)
+    account_details: list[dict] = field(default_factory=list)
+    applications: list[dict] = field(default_factory=list)
+    renames: list[dict] = field(default_factory=list)
+    notifications: list[dict] = field(default_factory=list)
+    version: int = VERSION
 
 
 def _name(reader: Reader, key: str, parsed: Parsed, *, required: bool = True) -> str | None:
@@ -84,20 +103,39 @@ def parse_archive(data: Any) -> Parsed:
     if root.data.get("format") != FORMAT:
         raise ArchiveError("format", f"must be \"{FORMAT}\"")
     version = root.data.get("version")
-    if type(version) is not int or version != VERSION:
-        raise ArchiveError("version", f"must be {VERSION}")
-    parsed = Parsed(profile=root.choice("profile", tuple(c for c, _ in PROFILE_CHOICES), required=False))
+    if type(version) is not int or version not in READABLE_VERSIONS:
+        raise ArchiveError("version", f"must be {' or '.join(map(str, READABLE_VERSIONS))}")
+    parsed = Parsed(profile=root.choice("profile", tuple(c for c, _ in PROFILE_CHOICES), required=False),
+                    version=version)
+    game = root.child("game")
+    if game is not None:
+        parsed.game = {"name": game.text("name", required=False, max_length=100) or None,
+                       "auto_resolve": game.boolean("auto_resolve")}
+    named: set[str] = set()
+    for item, path in root.items("accounts"):
+        parsed.account_details.append(_parse_account(Reader(item, path), parsed, named))
     listed: set[str] = set()
     for item, path in root.items("players"):
         parsed.players.append(_parse_player(Reader(item, path), parsed, listed))
+    for item, path in root.items("applications"):
+        parsed.applications.append(_parse_application(Reader(item, path), parsed))
     numbers: set[int] = set()
     for item, path in root.items("dynasties"):
         parsed.dynasties.append(_parse_dynasty(Reader(item, path), parsed, numbers))
     ids: set[str] = set()
     for item, path in root.items("posts"):
         parsed.posts.append(_parse_post(Reader(item, path), parsed, ids, numbers))
+    for d, (item, path) in zip(parsed.dynasties, root.items("dynasties"), strict=True):
+        r = Reader(item, path)
+        for key in ("declaration", "ascension_address"):
+            if d[key] is not None and d[key] not in ids:
+                parsed.post_refs.setdefault(d[key], r.at(key))
     for item, path in root.items("rule_changes"):
         parsed.rule_changes.append(_parse_rule_change(Reader(item, path), parsed, ids))
+    for item, path in root.items("renames"):
+        parsed.renames.append(_parse_rename(Reader(item, path), parsed, ids))
+    for item, path in root.items("notifications"):
+        parsed.notifications.append(_parse_notification(Reader(item, path), parsed))
     gndt = root.child("gndt")
     if gndt is not None:
         from blognomic.archive.gndt import names_in_gndt
@@ -117,6 +155,58 @@ def parse_archive(data: Any) -> Parsed:
         for item, path in wiki.items("pages"):
             parsed.pages.append(_parse_page(Reader(item, path), parsed, titles, slugs, ids))
     return parsed
+
+
+def _parse_account(r: Reader, parsed: Parsed, named: set[str]) -> dict:
+    name = _name(r, "name", parsed)
+    if name in named:
+        raise ArchiveError(r.at("name"), f"{name!r} is listed twice")
+    named.add(name)
+    email = r.text("email", required=False, max_length=254)
+    return {"name": name, "email": email, "first_name": r.text("first_name", required=False, max_length=150),
+            "last_name": r.text("last_name", required=False, max_length=150),
+            "password": r.text("password", required=False, max_length=128),
+            "is_staff": r.boolean("staff"), "is_superuser": r.boolean("superuser"),
+            "is_active": r.boolean("active", default=True), "date_joined": r.time("date_joined", required=False),
+            "last_login": r.time("last_login", required=False)}
+
+
+def _parse_application(r: Reader, parsed: Parsed) -> dict:
+    name = r.text("name", max_length=NAME_MAX_LENGTH)
+    status = r.choice("status", APPLICATION_STATUSES)
+    decided_by = _name(r, "decided_by", parsed, required=False)
+    decided_at = r.time("decided_at", required=False)
+    submitted_at = r.time("submitted_at")
+    _not_before(decided_at, submitted_at, r.at("decided_at"), "submitted_at")
+    ip_address = r.text("ip_address", required=False, max_length=45) or None
+    if ip_address is not None:
+        from django.core.validators import validate_ipv46_address
+
+        try:
+            validate_ipv46_address(ip_address)
+        except ValidationError:
+            raise ArchiveError(r.at("ip_address"), f"{ip_address!r} is not an IP address") from None
+    return {"pk": optional_pk(r), "name": name, "password_hash": r.text("password", required=False, max_length=256),
+            "message": r.text("message", required=False), "ip_address": ip_address, "submitted_at": submitted_at,
+            "status": status, "decided_by": decided_by, "decided_at": decided_at}
+
+
+def _parse_rename(r: Reader, parsed: Parsed, ids: set[str]) -> dict:
+    proposal = r.text("proposal", max_length=POST_ID_MAX_LENGTH)
+    if proposal not in ids:
+        parsed.post_refs.setdefault(proposal, r.at("proposal"))
+    return {"player": _name(r, "player", parsed), "old_name": r.text("old_name", max_length=NAME_MAX_LENGTH),
+            "new_name": r.text("new_name", max_length=NAME_MAX_LENGTH), "by": _name(r, "by", parsed),
+            "at": r.time("at"), "proposal": proposal}
+
+
+def _parse_notification(r: Reader, parsed: Parsed) -> dict:
+    created_at = r.time("created_at")
+    read_at = r.time("read_at", required=False)
+    _not_before(read_at, created_at, r.at("read_at"), "created_at")
+    return {"to": _name(r, "to", parsed), "key": r.text("key", max_length=200),
+            "text": r.text("text", max_length=500), "url": r.text("url", required=False, max_length=500),
+            "created_at": created_at, "read_at": read_at}
 
 
 def _parse_player(r: Reader, parsed: Parsed, listed: set[str]) -> dict:
@@ -160,6 +250,9 @@ def _parse_dynasty(r: Reader, parsed: Parsed, numbers: set[int]) -> dict:
         "emperor_term": r.text("emperor_term", required=False, max_length=40) or "Emperor",
         "theme": r.text("theme", required=False, max_length=200),
         "started_at": started_at, "ended_at": ended_at,
+        "declaration": r.text("declaration", required=False, max_length=POST_ID_MAX_LENGTH) or None,
+        "ascension_address": r.text("ascension_address", required=False, max_length=POST_ID_MAX_LENGTH) or None,
+        "ascended_at": r.time("ascended_at", required=False),
     }
 
 
@@ -213,11 +306,12 @@ def _parse_post(r: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> 
                       "note": res.text("note", required=False), "tally": tally or {}}
     elif res is not None:
         raise ArchiveError(r.at("resolution"), "must be null unless the post is enacted or failed")
+    history = _parse_resolutions(r, parsed, status, resolution, posted_at)
     comments = []
     for item, path in r.items("comments"):
         c = Reader(item, path)
         comments.append({
-            "author": _name(c, "author", parsed), "at": c.time("at"),
+            "pk": optional_pk(c), "author": _name(c, "author", parsed), "at": c.time("at"),
             "icon": c.choice("icon", ICONS, nullable=True), "text": c.text("text", required=False),
             "trivial": c.boolean("trivial"),
         })
@@ -228,7 +322,36 @@ def _parse_post(r: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> 
         "comments": comments, "trivial": r.boolean("trivial"), "sticky": r.boolean("sticky"),
         "anonymous": r.boolean("anonymous"),
         "admin_note": r.text("admin_note", required=False),
+        "resolutions": history,
+        "enactable_since": r.time("enactable_since", required=False),
+        "failable_since": r.time("failable_since", required=False),
+        "stale_since": r.time("stale_since", required=False),
     }
+
+
+def _parse_resolutions(r: Reader, parsed: Parsed, status: str | None, final: dict | None,
+                       posted_at: datetime) -> list[dict]:
+    """Every resolution of a post, oldest first: ``resolutions`` when given, else the latest alone."""
+    if not r.has("resolutions"):
+        return [final] if final else []
+    history = []
+    for item, path in r.items("resolutions"):
+        h = Reader(item, path)
+        at = h.time("at")
+        _not_before(at, posted_at, h.at("at"), "the post's posted_at")
+        tally = h.data.get("tally")
+        if tally is not None and not isinstance(tally, dict):
+            raise ArchiveError(h.at("tally"), "must be an object (the final tally) or null")
+        _check_json_texts(tally, h.at("tally"))
+        history.append({"by": _name(h, "by", parsed, required=False), "at": at,
+                        "outcome": h.choice("outcome", HISTORY_OUTCOMES), "note": h.text("note", required=False),
+                        "tally": tally or {}, "reason": h.text("reason", required=False)})
+    last = history[-1]["outcome"] if history else None
+    if status in ("enacted", "failed") and (last is None or last == Resolution.REOPENED):
+        raise ArchiveError(r.at("resolutions"), f"must end with the resolution of a post that is {status}")
+    if status not in ("enacted", "failed") and last not in (None, Resolution.REOPENED):
+        raise ArchiveError(r.at("resolutions"), "must end with a reopening for a post that is not resolved")
+    return history
 
 
 def _check_json_texts(value: Any, path: str) -> None:
@@ -293,8 +416,14 @@ def _parse_page(r: Reader, parsed: Parsed, titles: set[str], slugs: set[str], id
     if not revisions:
         raise ArchiveError(r.at("revisions"), "must hold at least one revision")
     kind = r.choice("kind", PAGE_KINDS, required=False) or Page.ORDINARY
+    protection_log = []
+    for item, path in r.items("protection_log"):
+        p = Reader(item, path)
+        protection_log.append({"protected": p.boolean("protected"), "by": _name(p, "by", parsed, required=False),
+                               "at": p.time("at"), "reason": p.text("reason", required=False, max_length=300)})
     return {"title": title, "slug": slug, "kind": kind, "protected": r.boolean("protected"),
-            "revisions": revisions}
+            "created_at": r.time("created_at", required=False), "revisions": revisions,
+            "protection_log": protection_log}
 
 
 def import_archive(data: Any) -> dict[str, int]:
@@ -302,21 +431,31 @@ def import_archive(data: Any) -> dict[str, int]:
     parsed = parse_archive(data)
     with transaction.atomic():
         pages = _check_against_database(parsed)
-        if parsed.profile:
+        if parsed.profile or parsed.game:
             game = Game.load()
-            game.profile = parsed.profile
-            game.save(update_fields=["profile"])
+            game.profile = parsed.profile or game.profile
+            if parsed.game:
+                game.name = parsed.game["name"] or game.name
+                game.auto_resolve = parsed.game["auto_resolve"]
+            game.save()
+        kept: list = []  # models whose rows kept the archive's primary keys
         users = _write_accounts(parsed)
+        _write_applications(parsed, users, kept)
         dynasties = _write_dynasties(parsed, users)
         _write_absences(parsed, users)
-        posts = _write_posts(parsed, users, dynasties)
+        posts = _write_posts(parsed, users, dynasties, kept)
+        _link_dynasty_posts(parsed, dynasties, posts)
         _write_pages(parsed, users, posts, pages)
         _write_rule_changes(parsed, users, posts)
+        _write_renames(parsed, users, posts)
+        _write_notifications(parsed, users)
         if parsed.gndt:
             from blognomic.archive.gndt import import_gndt
 
             every_dynasty = {d.number: d for d in Dynasty.objects.all()}
-            import_gndt(parsed.gndt, users=users, dynasties={**every_dynasty, **dynasties}, path="gndt")
+            kept += import_gndt(parsed.gndt, users=users, dynasties={**every_dynasty, **dynasties}, path="gndt")
+        if kept:
+            reset_sequences(kept)
         if parsed.pages:
             from ruleset.services import rule_changes_index
 
@@ -398,7 +537,73 @@ def _write_accounts(parsed: Parsed) -> dict[str, User]:
         user.is_admin = player["admin"]
         players.append(user)
     User.objects.bulk_update(players, ["joined_at", "is_admin"], batch_size=CHUNK)
+    details = []
+    for account in parsed.account_details:
+        user = users[account["name"]]
+        for key in ("email", "first_name", "last_name", "is_staff", "is_superuser", "is_active"):
+            setattr(user, key, account[key])
+        if account["password"]:
+            user.password = account["password"]
+        if account["date_joined"] is not None:
+            user.date_joined = account["date_joined"]
+        user.last_login = account["last_login"]
+        details.append(user)
+    User.objects.bulk_update(details, ["email", "first_name", "last_name", "is_staff", "is_superuser", "is_active",
+                                       "password", "date_joined", "last_login"], batch_size=CHUNK)
     return users
+
+
+def _write_applications(parsed: Parsed, users: dict[str, User], kept: list) -> None:
+    applications = [
+        Application(name=a["name"], password_hash=a["password_hash"], message=a["message"],
+                    ip_address=a["ip_address"], submitted_at=a["submitted_at"], status=a["status"],
+                    decided_by=users[a["decided_by"]] if a["decided_by"] else None, decided_at=a["decided_at"])
+        for a in parsed.applications
+    ]
+    if keep_primary_keys(Application, applications, [a["pk"] for a in parsed.applications]):
+        kept.append(Application)
+    Application.objects.bulk_create(applications, batch_size=CHUNK)
+
+
+def _link_dynasty_posts(parsed: Parsed, dynasties: dict[int, Dynasty], posts: dict[str, Post]) -> None:
+    """A dynasty's Declaration of Victory and Ascension Address are posts, written after the dynasties."""
+    wanted = {d[key] for d in parsed.dynasties for key in ("declaration", "ascension_address") if d[key]}
+    outside = wanted - posts.keys()
+    found = dict(posts)
+    if outside:
+        found.update({post.slug: post for post in Post.objects.filter(slug__in=list(outside))})
+    changed = []
+    for d in parsed.dynasties:
+        if d["declaration"] or d["ascension_address"] or d["ascended_at"]:
+            dynasty = dynasties[d["number"]]
+            dynasty.declaration = found[d["declaration"]] if d["declaration"] else None
+            dynasty.ascension_address = found[d["ascension_address"]] if d["ascension_address"] else None
+            dynasty.ascended_at = d["ascended_at"]
+            changed.append(dynasty)
+    Dynasty.objects.bulk_update(changed, ["declaration", "ascension_address", "ascended_at"])
+
+
+def _write_renames(parsed: Parsed, users: dict[str, User], posts: dict[str, Post]) -> None:
+    if not parsed.renames:
+        return
+    outside = {r["proposal"] for r in parsed.renames} - posts.keys()
+    found = dict(posts)
+    if outside:
+        found.update({post.slug: post for post in Post.objects.filter(slug__in=list(outside))})
+    Rename.objects.bulk_create(
+        Rename(user=users[r["player"]], old_name=r["old_name"], new_name=r["new_name"], by=users[r["by"]],
+               at=r["at"], proposal=found[r["proposal"]])
+        for r in parsed.renames
+    )
+
+
+def _write_notifications(parsed: Parsed, users: dict[str, User]) -> None:
+    """Notices already sent stay sent: a beat job that finds its notice's key does not send it again."""
+    Notification.objects.bulk_create(
+        (Notification(user=users[n["to"]], key=n["key"], text=n["text"], url=n["url"],
+                      created_at=n["created_at"], read_at=n["read_at"]) for n in parsed.notifications),
+        batch_size=CHUNK, ignore_conflicts=True,
+    )
 
 
 def _write_dynasties(parsed: Parsed, users: dict[str, User]) -> dict[int, Dynasty]:
@@ -451,7 +656,8 @@ def _write_absences(parsed: Parsed, users: dict[str, User]) -> None:
     Absence.objects.bulk_create(absences, batch_size=CHUNK)
 
 
-def _write_posts(parsed: Parsed, users: dict[str, User], dynasties: dict[int, Dynasty]) -> dict[str, Post]:
+def _write_posts(parsed: Parsed, users: dict[str, User], dynasties: dict[int, Dynasty],
+                 kept: list) -> dict[str, Post]:
     posts = []
     for p in parsed.posts:
         r = p["resolution"]
@@ -462,11 +668,12 @@ def _write_posts(parsed: Parsed, users: dict[str, User], dynasties: dict[int, Dy
             flavour=p["flavour"], flavour_html=render_markdown(p["flavour"]),
             status=p["status"] or Status.NONE, outcome=r["outcome"] if r else "",
             admin_note=p["admin_note"] or (r["note"] if r else ""), trivial=p["trivial"], sticky=p["sticky"],
-            anonymous=p["anonymous"],
+            anonymous=p["anonymous"], enactable_since=p["enactable_since"], failable_since=p["failable_since"],
+            stale_since=p["stale_since"],
         ))
     Post.objects.bulk_create(posts, batch_size=CHUNK)
     by_slug = _saved(Post, posts, "slug")
-    comments, resolutions = [], []
+    comments, comment_pks, resolutions = [], [], []
     for p in parsed.posts:
         post = by_slug[p["id"]]
         comments.extend(
@@ -474,10 +681,14 @@ def _write_posts(parsed: Parsed, users: dict[str, User], dynasties: dict[int, Dy
                     text=c["text"], text_html=render_markdown(c["text"]))
             for c in p["comments"]
         )
-        if p["resolution"]:
-            r = p["resolution"]
-            resolutions.append(Resolution(post=post, outcome=r["outcome"], at=r["at"], note=r["note"],
-                                          tally=r["tally"], by=users[r["by"]] if r["by"] else None))
+        comment_pks.extend(c["pk"] for c in p["comments"])
+        resolutions.extend(
+            Resolution(post=post, outcome=r["outcome"], at=r["at"], note=r["note"], tally=r["tally"],
+                       reason=r.get("reason", ""), by=users[r["by"]] if r["by"] else None)
+            for r in p["resolutions"]
+        )
+    if keep_primary_keys(Comment, comments, comment_pks):
+        kept.append(Comment)
     Comment.objects.bulk_create(comments, batch_size=CHUNK * 2)
     Resolution.objects.bulk_create(resolutions, batch_size=CHUNK * 2)
     return by_slug
@@ -509,7 +720,7 @@ def _write_pages(parsed: Parsed, users: dict[str, User], posts: dict[str, Post],
     referred.update(posts)
     new_pages = [
         Page(title=p["title"], slug=p["slug"], kind=p["kind"], protected=p["protected"],
-             created_at=p["revisions"][0]["at"])
+             created_at=p["created_at"] or p["revisions"][0]["at"])
         for p in parsed.pages if p["title"] not in existing
     ]
     Page.objects.bulk_create(new_pages)
@@ -542,3 +753,9 @@ def _write_pages(parsed: Parsed, users: dict[str, User], posts: dict[str, Post],
     for page in pages.values():
         page.current = current[page.pk]
     Page.objects.bulk_update(list(pages.values()), ["current"])
+    ProtectionChange.objects.bulk_create(
+        ProtectionChange(page=pages[p["title"]], protected=c["protected"], by=users[c["by"]] if c["by"] else None,
+                         at=c["at"], reason=c["reason"])
+        for p in parsed.pages
+        for c in p["protection_log"]
+    )

@@ -97,9 +97,18 @@ def write_changes(update: Update, writes: list[tuple[Cell, str]]) -> None:
 
 
 def log_admin_update(
-    dynasty: Dynasty, by: User | None, now: datetime, comment: str, writes: list[tuple[Cell, str]] = ()
+    dynasty: Dynasty,
+    by: User | None,
+    now: datetime,
+    comment: str,
+    writes: list[tuple[Cell, str]] = (),
+    *,
+    column: Column | None = None,
 ) -> Update:
-    update = Update.objects.create(dynasty=dynasty, by=by, at=now, comment=comment, source=Update.ADMIN)
+    """Log an admin's change; ``column`` is the column it is about, so a hidden column's stays secret."""
+    update = Update.objects.create(
+        dynasty=dynasty, by=by, at=now, comment=comment, source=Update.ADMIN, column=column
+    )
     if writes:
         write_changes(update, list(writes))
     return update

@@ -111,7 +111,7 @@ def gndt_effect_save(
             effect.save()
             verb = "Changed the scheduled effect"
         state = "" if enabled else " (paused)"
-        log_admin_update(dynasty, by, now, f"{verb} {name}: {effect.describe()}{state}")
+        log_admin_update(dynasty, by, now, f"{verb} {name}: {effect.describe()}{state}", column=column)
     return effect
 
 
@@ -260,6 +260,7 @@ def _effect_outcome(
                 by=None,
                 at=now,
                 source=Update.EFFECT,
+                column=effect.column,
                 comment=f"{effect.name}: {effect.describe()} (period {key})",
             )
             write_changes(update, [(cell, new) for _, cell, _, new in writes])

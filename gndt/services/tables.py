@@ -156,7 +156,7 @@ def gndt_column_add(
             ((cell, starts[row_id]) for (row_id, _), cell in cells.items() if starts[row_id] != ""),
             key=lambda write: write[0].pk,
         )
-        log_admin_update(dynasty, by, now, f"Added the column {name}", writes)
+        log_admin_update(dynasty, by, now, f"Added the column {name}", writes, column=column)
     return column
 
 
@@ -191,7 +191,9 @@ def gndt_column_edit(*, column: Column, by: User | None, now: datetime, **change
         for key, value in fields.items():
             setattr(column, key, value)
         column.save()
-        log_admin_update(column.dynasty, by, now, f"Changed the column {column.name}: " + "; ".join(described))
+        log_admin_update(
+            column.dynasty, by, now, f"Changed the column {column.name}: " + "; ".join(described), column=column
+        )
     return column
 
 
@@ -212,7 +214,7 @@ def gndt_column_retire(*, column: Column, by: User | None, now: datetime) -> Col
         if column.retired_at is None:
             column.retired_at = now
             column.save(update_fields=["retired_at"])
-            log_admin_update(column.dynasty, by, now, f"Removed the column {column.name}")
+            log_admin_update(column.dynasty, by, now, f"Removed the column {column.name}", column=column)
     return column
 
 
