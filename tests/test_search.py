@@ -70,6 +70,8 @@ def test_filters_narrow_by_author_and_date(client, game, t0):
 def test_gndt_comments_on_secret_columns_are_only_for_those_who_see_them(client, game):
     page = client.get(reverse("search"), {"q": "secret", "kind": "gndt"}).content.decode()
     assert "Nothing found." in page
+    page = client.get(reverse("search"), {"q": "role", "kind": "gndt"}).content.decode()
+    assert "Nothing found." in page  # not even the admin's update that added the secret column
     assert client.login(username="P02", password=PASSWORD)  # an admin
     page = client.get(reverse("search"), {"q": "secret", "kind": "gndt"}).content.decode()
     assert "Secret" in page and "Nothing found." not in page

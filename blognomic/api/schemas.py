@@ -93,7 +93,6 @@ class GndtUpdateOut(Schema):
     by: str | None
     comment: str
     changes: list[GndtChangeOut]
-    hidden_changes: int
 
 
 class GndtLog(Page):

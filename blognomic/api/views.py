@@ -121,7 +121,7 @@ def gndt(request):
 
 
 @api.get("/gndt/log", response={200: schemas.GndtLog, 404: schemas.Problem},
-         summary="The current GNDT's updates, newest first; changes to secret columns are only counted")
+         summary="The current GNDT's updates, newest first, without secret columns")
 def gndt_log_api(request, page: int = Query(1, ge=1, le=1_000_000)):
     state = _current_dynasty()
     viewer = AnonymousUser()
@@ -129,7 +129,7 @@ def gndt_log_api(request, page: int = Query(1, ge=1, le=1_000_000)):
     entries = log_entries(updates, viewer=viewer, dynasty=state.dynasty)
     return {**meta, "results": [
         {"id": e.update.pk, "at": e.update.at, "by": e.update.by.username if e.update.by else None,
-         "comment": e.update.comment, "hidden_changes": e.hidden_changes,
+         "comment": e.update.comment,
          "changes": [{"row": c.row.name, "column": c.column.name, "old": c.old, "new": c.new}
                      for c in e.changes if c.column is not None]}
         for e in entries]}

@@ -112,7 +112,8 @@ def search_gndt(terms: list[str], filters: Filters, *, offset: int, limit: int) 
     updates = _dated(Update.objects.select_related("by", "dynasty").exclude(comment=""), "at", filters)
     viewer = filters.viewer
     if not (viewer is not None and viewer.is_authenticated and viewer.is_admin):
-        secret = Update.objects.filter(changes__column__hidden=True)
+        # About a secret column (an admin's change to it, an effect on it), or changing a secret value.
+        secret = Update.objects.filter(Q(changes__column__hidden=True) | Q(column__hidden=True))
         if viewer is not None and viewer.is_authenticated:
             secret = secret.exclude(dynasty__emperor=viewer)
         updates = updates.exclude(pk__in=secret.values("pk"))
