@@ -61,7 +61,11 @@ def application_submit(*, name: str, password: str, message: str, ip_address: st
         PlayerNameValidator()(name)
     except ValidationError as error:
         raise RosterError(error.messages[0]) from None
+    game = Game.load()
     with transaction.atomic():
+        # Every application takes the game's row lock first, so two at once cannot both count the ones
+        # stored before either committed (the per-address limit) or both find no pending one by that name.
+        Game.objects.select_for_update().filter(pk=game.pk).first()
         existing = User.objects.filter(username__iexact=name).first()
         if existing is not None and existing.is_player and _open_absence_kind(existing) != Absence.LEFT:
             raise RosterError(ALREADY_A_PLAYER.format(name=existing.username))
