@@ -42,3 +42,10 @@ def bdi(name) -> str:
 def bdi_join(names, separator: str = ", ") -> str:
     """A list of names, each set apart as ``bdi`` does, joined by ``separator``; empty for no names."""
     return format_html_join(separator, "<bdi>{}</bdi>", ((name,) for name in names or ()))
+
+
+@register.filter
+def minutes(duration) -> str:
+    """A timedelta as "15 minutes" (or "1 minute")."""
+    count = int(duration.total_seconds() // 60) if duration else 0
+    return f"{count} minute{'' if count == 1 else 's'}"
