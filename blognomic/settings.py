@@ -5,9 +5,8 @@ local-memory cache. ``DATABASE_URL`` switches to PostgreSQL, ``REDIS_URL`` to Re
 Production needs ``DEBUG=0``, ``SECRET_KEY`` and ``ALLOWED_HOSTS`` (see the README).
 """
 
-from pathlib import Path
-
 from datetime import timedelta
+from pathlib import Path
 
 from celery.schedules import crontab
 from csp.constants import NONE, SELF
