@@ -126,7 +126,8 @@ def build_game(now) -> Game:
     gndt_update(dynasty=dynasty, by=active, changes={(row.name, "Money"): "290"},
                 seen={(row.name, "Money"): "300"}, comment="Spent ten", now=now - timedelta(hours=3))
     update = Update.objects.filter(dynasty=dynasty, by=active).latest("pk")
-    action = gndt_action_save(dynasty=dynasty, by=admin, now=start, name="Polish the lamp", frequency=Action.FREQUENCY_CHOICES[0][0])
+    daily, weekly = (choice for choice, _ in Action.FREQUENCY_CHOICES[:2])
+    action = gndt_action_save(dynasty=dynasty, by=admin, now=start, name="Polish the lamp", frequency=daily)
     effect = gndt_effect_save(dynasty=dynasty, by=admin, now=start, name="Wages", column=money, delta=1)
 
     users = {"visitor": None, "applicant": None, "non_player": spectator, "idle": idle, "active": active,
@@ -171,8 +172,8 @@ def build_game(now) -> Game:
         "gndt_undo": {"comment": "Oops"},
         "gndt_column_new": {"name": "Wicks", "kind": Column.INTEGER, "default": "1", "order": 9},
         "gndt_column_edit": {"name": "Money", "kind": Column.INTEGER, "default": "301", "order": 1},
-        "gndt_action_new": {"name": "Trim the wick", "frequency": Action.FREQUENCY_CHOICES[0][0]},
-        "gndt_action_edit": {"name": "Polish the lamp", "frequency": Action.FREQUENCY_CHOICES[1][0]},
+        "gndt_action_new": {"name": "Trim the wick", "frequency": daily},
+        "gndt_action_edit": {"name": "Polish the lamp", "frequency": weekly},
         "gndt_effect_new": {"name": "Tax", "column": money.pk, "target": ScheduledEffect.PLAYERS, "delta": -1,
                             "hour": 0, "minute": 0, "enabled": "on"},
         "gndt_effect_edit": {"name": "Wages", "column": money.pk, "target": ScheduledEffect.PLAYERS, "delta": 2,
