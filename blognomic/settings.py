@@ -5,9 +5,11 @@ local-memory cache. ``DATABASE_URL`` switches to PostgreSQL, ``REDIS_URL`` to Re
 Production needs ``DEBUG=0``, ``SECRET_KEY`` and ``ALLOWED_HOSTS`` (see the README).
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 from celery.schedules import crontab
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from blognomic.env import database_from_env, env_bool, env_float, env_list, env_str, redis_url_from_env
@@ -33,6 +35,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_htmx",
+    "axes",
+    "csp",
     "dynasties",
     "blognomic",
     "blognomic.messaging",
@@ -43,7 +47,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "blognomic.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -52,6 +58,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "blognomic.urls"
@@ -80,6 +87,37 @@ AUTH_USER_MODEL = "dynasties.User"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "front_page"
 LOGOUT_REDIRECT_URL = "front_page"
+
+# Failed logins are limited per account and per address (django-axes): after AXES_FAILURE_LIMIT failures
+# in a row, that name, or that address, may not log in for AXES_COOLOFF_TIME.
+AUTHENTICATION_BACKENDS = [
+    "blognomic.auth.LoginLimitBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "blognomic.addresses.client_address"
+AXES_VERBOSE = False
+
+# No inline script or style anywhere: scripts and styles come from the site's own static files, and htmx
+# is told not to add its indicator styles (base.html's htmx-config).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [SELF],
+        "object-src": [NONE],
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -154,6 +192,11 @@ SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 
+# Behind the reverse proxy (docker-compose.yml's Caddy), which sets X-Forwarded-Proto and appends the
+# client's address to X-Forwarded-For; gunicorn is then reachable only from the proxy.
+BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", default=False)
+CLIENT_ADDRESS_FROM_PROXY = BEHIND_TLS_PROXY
+
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
     SECURE_HSTS_SECONDS = int(env_float("SECURE_HSTS_SECONDS", 31536000))
@@ -161,7 +204,7 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    if env_bool("BEHIND_TLS_PROXY", default=False):
+    if BEHIND_TLS_PROXY:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 LOGGING = {

@@ -17,6 +17,8 @@ from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils.deconstruct import deconstructible
 
+from dynasties import names
+
 PROFILE_CHOICES = [
     ("2005", "2005 (Ruleset 21)"),
     ("2008", "2008 (Rulesets 50 and 52)"),
@@ -26,24 +28,29 @@ PROFILE_CHOICES = [
 
 @deconstructible
 class PlayerNameValidator:
-    """Player names are free text ("Seventy-Fifth Trombone", "ais523"), but no slashes or control characters."""
+    """Player names are free text ("Seventy-Fifth Trombone", "ais523") in Unicode's normal form (NFKC), with no
+    slash, control, invisible or direction-changing character (``dynasties.names`` says why)."""
 
-    message = "A name may not be blank, start or end with a space, or contain '/' or control characters."
+    message = "A name may not be blank, start or end with a space, or contain '/', control or invisible characters."
 
     def __call__(self, value: str) -> None:
-        if (
-            not value
-            or value != value.strip()
-            or "/" in value
-            or any(ord(ch) < 32 or ord(ch) == 127 for ch in value)
-        ):
-            raise ValidationError(self.message, code="invalid")
+        problem = names.name_problem(value) if isinstance(value, str) else self.message
+        if problem is not None:
+            raise ValidationError(problem, code="invalid")
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PlayerNameValidator)
 
 
 class UserQuerySet(models.QuerySet):
+    def lookalike(self, name: str) -> str | None:
+        """The name of an account here that a reader could take ``name`` for (same confusable skeleton)."""
+        key = names.lookalike_key(name)
+        for other in self.values_list("username", flat=True).iterator():
+            if names.lookalike_key(other) == key:
+                return other
+        return None
+
     def players(self) -> UserQuerySet:
         """Everyone who has joined the game at some point."""
         return self.filter(joined_at__isnull=False)

@@ -17,6 +17,7 @@ from datetime import datetime
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 
 from gndt import actions as action_rules
 from gndt.schedule import WEEKDAYS, ScheduleSpec
@@ -125,7 +126,8 @@ class Column(models.Model):
 
     class Meta:
         ordering = ["order", "pk"]
-        constraints = [models.UniqueConstraint(fields=["dynasty", "name"], name="unique_column_per_dynasty")]
+        # Unique regardless of case, so "Gold" and "gold" cannot be two columns a reader takes for one.
+        constraints = [models.UniqueConstraint("dynasty", Lower("name"), name="unique_column_per_dynasty_any_case")]
 
     def __str__(self) -> str:
         return self.name
@@ -185,7 +187,7 @@ class Row(models.Model):
 
     class Meta:
         ordering = ["order", "name"]
-        constraints = [models.UniqueConstraint(fields=["dynasty", "name"], name="unique_row_per_dynasty")]
+        constraints = [models.UniqueConstraint("dynasty", Lower("name"), name="unique_row_per_dynasty_any_case")]
 
     def __str__(self) -> str:
         return self.name

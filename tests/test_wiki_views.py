@@ -94,7 +94,7 @@ def test_history_is_paginated_by_revision_number(client, people, t0):
 def test_an_old_revision_has_a_permalink_headed_with_its_time_and_author(client, ruleset):
     """/wiki/ruleset/r/2/ says "Revision as of … by …" and links to the older and newer revisions."""
     html = html_of(client.get("/wiki/ruleset/r/2/"))
-    assert "Revision as of" in html and "25 Jul 2016 13:00 UTC" in html and ">Kevan</a>" in html
+    assert "Revision as of" in html and "25 Jul 2016 13:00 UTC" in html and "><bdi>Kevan</bdi></a>" in html
     assert 'href="/wiki/ruleset/r/1/"' in html and 'href="/wiki/ruleset/r/3/"' in html
     assert "This is an old revision" in html and "Storms wreck" in html
     latest = html_of(client.get("/wiki/ruleset/r/3/"))
@@ -306,7 +306,7 @@ def test_an_admin_protects_a_page_from_its_history(client, people, t0):
     client.post("/wiki/logbook/protect/", {"protected": "1", "reason": "Edit war"})
     assert Page.objects.get(slug="logbook").protected
     html = html_of(client.get("/wiki/logbook/history/"))
-    assert "protected by Kevan (Edit war)" in html and "Unprotect" in html
+    assert "protected by <bdi>Kevan</bdi> (Edit war)" in html and "Unprotect" in html
     log_in(client, people["player"])
     assert client.get("/wiki/logbook/edit/").status_code == 403
 

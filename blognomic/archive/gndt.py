@@ -256,13 +256,13 @@ def import_gndt(
     rows = [_read_row(r, dynasties, users, tables, all_names) for r in _readers(root, "rows")]
     existing = _existing_names(dynasties, tables)
     for column, r in columns:
-        if column.name in existing["columns"].get(column.dynasty_id, ()):
+        if column.name.casefold() in existing["columns"].get(column.dynasty_id, ()):
             raise ArchiveError(
                 r.at("name"),
                 ALREADY_THERE.format(number=column.dynasty.number, what="column", name=column.name),
             )
     for row, _, r in rows:
-        if row.name in existing["rows"].get(row.dynasty_id, ()):
+        if row.name.casefold() in existing["rows"].get(row.dynasty_id, ()):
             raise ArchiveError(
                 r.at("name"), ALREADY_THERE.format(number=row.dynasty.number, what="row", name=row.name)
             )
@@ -345,29 +345,35 @@ def _read_column(r: Reader, dynasties, tables: _Tables) -> tuple[Column, Reader]
             validate_value(replace(spec, clamp=False), spec.default)
         except CellValueError as error:
             raise ArchiveError(r.at("default"), str(error)) from None
-    if name in tables.columns[dynasty.number]:
+    if _named(name, tables.columns[dynasty.number]):
         raise ArchiveError(r.at("name"), DUPLICATE.format(what="Column", name=name, number=dynasty.number))
     tables.columns[dynasty.number][name] = column
     return column, r
 
 
 def _existing_names(dynasties: dict[int, Dynasty], tables: _Tables) -> dict[str, dict[int, set[str]]]:
-    """Column and row names the database already holds for the dynasties the data touches."""
+    """Column and row names (case-folded) the database already holds for the dynasties the data touches."""
     touched = [dynasties[number].pk for number in {*tables.columns, *tables.rows} if dynasties[number].pk]
     found: dict[str, dict[int, set[str]]] = {"columns": defaultdict(set), "rows": defaultdict(set)}
     for model, key in ((Column, "columns"), (Row, "rows")):
         for dynasty_id, name in model.objects.filter(dynasty_id__in=touched).values_list(
             "dynasty_id", "name"
         ):
-            found[key][dynasty_id].add(name)
+            found[key][dynasty_id].add(name.casefold())
     return found
+
+
+def _named(name: str, names) -> bool:
+    """Whether ``names`` holds ``name`` in any case: GNDT row and column names are unique regardless of case."""
+    folded = name.casefold()
+    return any(other.casefold() == folded for other in names)
 
 
 def _read_row(r: Reader, dynasties, users, tables: _Tables, all_names: frozenset[str]):
     dynasty = _dynasty(r, dynasties)
     name = r.text("name", max_length=150)
     user = _account(r, "player", users)
-    if name in tables.rows[dynasty.number]:
+    if _named(name, tables.rows[dynasty.number]):
         raise ArchiveError(r.at("name"), DUPLICATE.format(what="Row", name=name, number=dynasty.number))
     if user is not None:
         if user.username in tables.player_rows[dynasty.number]:

@@ -33,6 +33,7 @@ from dynasties.models import (
     Rename,
     User,
 )
+from dynasties.names import lookalike_key
 from ruleset.models import Page, ProtectionChange, Revision
 from votes.markup import render_markdown
 from votes.models import VOTABLE_KINDS, Comment, Kind, Post, Resolution, Status
@@ -64,6 +65,7 @@ class Parsed:
     posts: list[dict] = field(default_factory=list)
     pages: list[dict] = field(default_factory=list)
     accounts: set[str] = field(default_factory=set)  # every name mentioned, players or not
+    account_paths: dict[str, str] = field(default_factory=dict)  # each name's first mention
     gndt: dict | None = None
     # Rows referred to but not in the archive: they must already be in the database (a partial archive).
     # Each maps to the path of its first mention, for the error message.
@@ -84,9 +86,10 @@ def _name(reader: Reader, key: str, parsed: Parsed, *, required: bool = True) ->
         return None
     try:
         _names(name)
-    except ValidationError:
-        raise ArchiveError(reader.at(key), f"{name!r} is not a valid name: {_names.message}") from None
+    except ValidationError as error:
+        raise ArchiveError(reader.at(key), f"{name!r} is not a valid name: {error.messages[0]}") from None
     parsed.accounts.add(name)
+    parsed.account_paths.setdefault(name, reader.at(key))
     return name
 
 
@@ -148,6 +151,7 @@ def parse_archive(data: Any) -> Parsed:
             except Exception:  # noqa: BLE001 - reported with its path by import_gndt
                 continue
             parsed.accounts.add(name)
+            parsed.account_paths.setdefault(name, "gndt")
     wiki = root.child("wiki")
     if wiki is not None:
         titles: set[str] = set()
@@ -493,6 +497,7 @@ def _check_against_database(parsed: Parsed) -> dict[str, Page]:
         for post_id, path in parsed.post_refs.items():
             if post_id not in known_posts:
                 raise ArchiveError(path, f"no post with id {post_id!r} in this archive or in the database")
+    _check_lookalikes(parsed)
     existing: dict[str, Page] = {}
     if parsed.pages:
         by_title = {page.title.lower(): page for page in Page.objects.all()}
@@ -506,6 +511,15 @@ def _check_against_database(parsed: Parsed) -> dict[str, Page]:
                                    f"{p['slug']!r} is already the address of the page "
                                    f"{used_slugs[p['slug']].title!r}")
     return existing
+
+
+def _check_lookalikes(parsed: Parsed) -> None:
+    """Two accounts whose names a reader could take for each other are refused, as they are on the site."""
+    seen = {lookalike_key(name): name for name in User.objects.values_list("username", flat=True).iterator()}
+    for name, path in parsed.account_paths.items():
+        other = seen.setdefault(lookalike_key(name), name)
+        if other != name:
+            raise ArchiveError(path, f"{name!r} looks too much like {other!r}, the name of another account")
 
 
 def _saved(model, objects: list, key: str) -> dict:

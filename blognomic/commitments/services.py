@@ -36,7 +36,7 @@ def _check(text: str, title: str | None = None) -> None:
 
 def seal_create(*, owner: User, title: str, text: str, now: datetime) -> Seal:
     """Seal ``text``: only its digest (and the secret nonce) is kept, and everyone sees the digest at once."""
-    if owner.joined_at is None:
+    if owner.joined_at is None or owner.absences.filter(kind="left", ended_at__isnull=True).exists():
         raise SealError(ONLY_PLAYERS)
     _check(text, title)
     nonce = new_nonce()

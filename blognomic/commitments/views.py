@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
 from blognomic.commitments.models import Seal
-from blognomic.commitments.services import SealError, seal_create, seal_reveal
+from blognomic.commitments.services import ONLY_OWNER, SealError, seal_create, seal_reveal
 
 
 def seal_list(request: HttpRequest) -> HttpResponse:
@@ -37,6 +38,8 @@ def seal_new(request: HttpRequest) -> HttpResponse:
 @login_required
 def seal_reveal_view(request: HttpRequest, pk: int) -> HttpResponse:
     seal = get_object_or_404(Seal.objects.select_related("owner"), pk=pk)
+    if seal.owner_id != request.user.pk:
+        raise PermissionDenied(ONLY_OWNER.format(owner=seal.owner.username))
     error, typed = "", ""
     if request.method == "POST":
         typed = request.POST.get("text", "")

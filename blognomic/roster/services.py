@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 
-from dynasties import rules
+from dynasties import names, rules
 from dynasties.models import Absence, Application, Dynasty, Game, PlayerNameValidator, Rename, User
 from votes.models import Comment, Kind, Post
 
@@ -54,21 +54,37 @@ def last_activity(user: User) -> datetime | None:
     return max(moments) if moments else None
 
 
+def _refuse_lookalike(name: str, *, accounts, applications=None) -> None:
+    other = accounts.lookalike(name)
+    if other is None and applications is not None:
+        key = names.lookalike_key(name)
+        other = next((n for n in applications.values_list("name", flat=True) if names.lookalike_key(n) == key), None)
+    if other is not None:
+        raise RosterError(names.LOOKALIKE.format(name=name, other=other))
+
+
 def application_submit(*, name: str, password: str, message: str, ip_address: str | None,
                        now: datetime) -> Application:
-    name = (name or "").strip()
+    name = names.normalise(name)
     try:
         PlayerNameValidator()(name)
     except ValidationError as error:
         raise RosterError(error.messages[0]) from None
+    game = Game.load()
     with transaction.atomic():
+        # Every application takes the game's row lock first, so two at once cannot both count the ones
+        # stored before either committed (the per-address limit) or both find no pending one by that name.
+        Game.objects.select_for_update().filter(pk=game.pk).first()
         existing = User.objects.filter(username__iexact=name).first()
         if existing is not None and existing.is_player and _open_absence_kind(existing) != Absence.LEFT:
             raise RosterError(ALREADY_A_PLAYER.format(name=existing.username))
         if existing is not None and not existing.is_player and existing.has_usable_password():
             raise RosterError(NAME_TAKEN.format(name=name))
-        if Application.objects.filter(name__iexact=name, status=Application.PENDING).exists():
+        pending = Application.objects.filter(status=Application.PENDING)
+        if pending.filter(name__iexact=name).exists():
             raise RosterError(APPLICATION_PENDING.format(name=name))
+        # The same name in another case is the same account (a former player coming back), caught above.
+        _refuse_lookalike(name, accounts=User.objects.exclude(username__iexact=name), applications=pending)
         if ip_address and Application.objects.filter(
             ip_address=ip_address, submitted_at__gte=now - timedelta(days=1)
         ).count() >= APPLICATIONS_PER_ADDRESS_PER_DAY:
@@ -187,7 +203,7 @@ def player_rename(*, user: User, new_name: str, admin: User, proposal: Post, now
         raise RosterError(NOT_AN_ADMIN)
     if proposal.kind != Kind.PROPOSAL or proposal.status != "enacted":
         raise RosterError(RENAME_NEEDS_ENACTED_PROPOSAL)
-    new_name = (new_name or "").strip()
+    new_name = names.normalise(new_name)
     try:
         PlayerNameValidator()(new_name)
     except ValidationError as error:
@@ -195,6 +211,12 @@ def player_rename(*, user: User, new_name: str, admin: User, proposal: Post, now
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
         if User.objects.filter(username__iexact=new_name).exclude(pk=user.pk).exists():
+            raise RosterError(NAME_TAKEN.format(name=new_name))
+        _refuse_lookalike(new_name, accounts=User.objects.exclude(pk=user.pk))
+        from gndt.models import Row
+
+        # The player's GNDT rows take the new name, which must not be another row's in any case ("The Pot").
+        if Row.objects.filter(name__iexact=new_name).exclude(user=user).exists():
             raise RosterError(NAME_TAKEN.format(name=new_name))
         rename = Rename.objects.create(user=user, old_name=user.username, new_name=new_name, by=admin, at=now,
                                        proposal=proposal)

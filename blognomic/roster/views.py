@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from blognomic.addresses import client_address
 from blognomic.roster import services
 from blognomic.roster.forms import ApplicationForm, RenameForm
 from dynasties.models import Application, Game, RuleChange, User
@@ -24,7 +25,7 @@ def join(request: HttpRequest) -> HttpResponse:
         try:
             services.application_submit(
                 name=form.cleaned_data["name"], password=form.cleaned_data["password"],
-                message=form.cleaned_data["message"], ip_address=request.META.get("REMOTE_ADDR"),
+                message=form.cleaned_data["message"], ip_address=client_address(request),
                 now=timezone.now(),
             )
         except services.RosterError as error:

@@ -2,6 +2,7 @@
 
 from django import template
 from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 
 from votes.models import KIND_SLUGS
 
@@ -28,3 +29,23 @@ def param_value(value) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+@register.filter(is_safe=True)
+def bdi(name) -> str:
+    """A name set apart from the text around it (``<bdi>``), so a right-to-left name cannot reorder the words
+    after it ("by <name> · 3 hours ago"). Everywhere a person's name is shown in a page's body uses it."""
+    return format_html("<bdi>{}</bdi>", name)
+
+
+@register.filter(is_safe=True)
+def bdi_join(names, separator: str = ", ") -> str:
+    """A list of names, each set apart as ``bdi`` does, joined by ``separator``; empty for no names."""
+    return format_html_join(separator, "<bdi>{}</bdi>", ((name,) for name in names or ()))
+
+
+@register.filter
+def minutes(duration) -> str:
+    """A timedelta as "15 minutes" (or "1 minute")."""
+    count = int(duration.total_seconds() // 60) if duration else 0
+    return f"{count} minute{'' if count == 1 else 's'}"

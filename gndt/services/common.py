@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from dynasties import names
 from dynasties.models import Dynasty, User
 from gndt.models import (
     Cell,
@@ -125,7 +126,12 @@ def require_open(dynasty: Dynasty) -> None:
 
 
 def clean_name(name: str, *, what: str, limit: int) -> str:
-    name = (name or "").strip()
+    # Rows sit beside players' rows and columns are named in the log: the same normal form as players' names,
+    # and nothing invisible or direction-changing that could make one pass for another.
+    name = names.normalise(name)
+    problem = names.name_problem(name) if name else None
+    if problem in (names.INVISIBLE, names.DIRECTIONAL):
+        raise GndtError(problem)
     if not name:
         raise GndtError(NAME_REQUIRED.format(what=what))
     if len(name) > limit:

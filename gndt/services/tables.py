@@ -130,7 +130,7 @@ def gndt_column_add(
     }
     spec = _column_spec(fields)
     with transaction.atomic():
-        if Column.objects.filter(dynasty=dynasty, name=name).exists():
+        if Column.objects.filter(dynasty=dynasty, name__iexact=name).exists():
             raise GndtError(NAME_TAKEN.format(what="column", name=name))
         if order is None:
             order = (
@@ -178,7 +178,8 @@ def gndt_column_edit(*, column: Column, by: User | None, now: datetime, **change
         fields["choices"] = list(spec.choices)
         if (
             fields["name"] != column.name
-            and Column.objects.filter(dynasty=column.dynasty_id, name=fields["name"]).exists()
+            and Column.objects.filter(dynasty=column.dynasty_id, name__iexact=fields["name"]).exclude(pk=column.pk)
+            .exists()
         ):
             raise GndtError(NAME_TAKEN.format(what="column", name=fields["name"]))
         described = [
@@ -247,7 +248,7 @@ def gndt_row_add(
 def _create_row(
     dynasty: Dynasty, *, name: str, user: User | None, order: int | None, now: datetime | None
 ) -> Row:
-    if Row.objects.filter(dynasty=dynasty, name=name).exists():
+    if Row.objects.filter(dynasty=dynasty, name__iexact=name).exists():
         raise GndtError(NAME_TAKEN.format(what="row", name=name))
     if user is not None and Row.objects.filter(dynasty=dynasty, user=user).exists():
         raise GndtError(PLAYER_HAS_ROW.format(name=user.username))

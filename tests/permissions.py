@@ -1,0 +1,214 @@
+"""The game the permission matrix runs in, the roles in it, and how to fill each URL's arguments and forms.
+
+What each role may do is written in ``tests/permissions.csv``; this module only says how to make the request.
+The game is built through the real services (the factories, the roster, posting and the GNDT's builders),
+once per test module.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from blognomic.commitments.services import seal_create
+from blognomic.demo import RULESET_TEXT
+from blognomic.messaging.services import message_send
+from blognomic.roster.services import application_submit, player_idle, player_leave
+from dynasties.models import Application, User
+from gndt.models import Action, Column, Row, ScheduledEffect, Update
+from gndt.services import gndt_action_save, gndt_update
+from gndt.services.effects import gndt_effect_save
+from ruleset.models import Page
+from ruleset.services import page_create, revision_add
+from ruleset.structure import parse_ruleset
+from tests.factories import make_proposal, make_spectator, vote
+from tests.gndt.builders import make_gndt
+from votes.models import Kind
+from votes.posting import post_create
+from votes.services import matter_resolve
+
+TABLE = Path(__file__).with_name("permissions.csv")
+ROLES = ("visitor", "non_player", "applicant", "idle", "active", "emperor", "admin", "former")
+METHODS = ("GET", "POST")
+# Django's own admin site: its many URLs share one row per method, checked on the ones without arguments.
+DJANGO_ADMIN = "admin:*"
+APPLICANT_ADDRESS = "192.0.2.44"
+
+
+@dataclass
+class Game:
+    users: dict[str, User | None]
+    args: dict[str, dict] = field(default_factory=dict)
+    data: dict[str, dict] = field(default_factory=dict)
+    queries: dict[str, str] = field(default_factory=dict)
+    headers: dict[str, dict] = field(default_factory=dict)
+
+
+def url_patterns(patterns=None, prefix: str = "", namespace: str = ""):
+    """Every URL pattern of the site: (name, route, pattern), names namespaced as ``reverse`` takes them."""
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(pattern, URLResolver):
+            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+            yield from url_patterns(pattern.url_patterns, prefix + str(pattern.pattern), inner)
+        elif isinstance(pattern, URLPattern):
+            name = f"{namespace}{pattern.name}" if pattern.name else ""
+            yield name, prefix + str(pattern.pattern), pattern
+
+
+_ADMIN_MODEL_VIEW = re.compile(r"^admin:[a-z]+_[a-z]+_(changelist|add)$")
+
+
+def table_key(name: str, route: str) -> str:
+    """The table's row for a URL: its name; for Django's admin, one row per kind of page, whatever the model
+    ("admin:*_changelist"), and "admin:*" for the admin's URLs that need an object."""
+    if name.startswith("admin:") or route.startswith("django-admin/"):
+        match = _ADMIN_MODEL_VIEW.match(name)
+        if match:
+            return f"admin:*_{match.group(1)}"
+        return name if name and "<" not in route and "(?P" not in route else DJANGO_ADMIN
+    return name or route
+
+
+def read_table() -> dict[tuple[str, str], dict[str, str]]:
+    """(URL name, method) → {role: expected answer}. An answer is a status code, with ``+w`` when the
+    request wrote to the database (a refused write writes nothing)."""
+    rows: dict[tuple[str, str], dict[str, str]] = {}
+    with TABLE.open(encoding="utf-8") as handle:
+        for line in csv.DictReader(row for row in handle if not row.startswith("#")):
+            key = (line["url"].strip(), line["method"].strip())
+            if key in rows:
+                raise ValueError(f"{TABLE.name}: {key} is listed twice")
+            rows[key] = {role: line[role].strip() for role in ROLES}
+    return rows
+
+
+def build_game(now) -> Game:
+    """Seven players and their roles, a pending and an enacted proposal, the Ruleset with two revisions, a
+    GNDT with an update, an action and an effect, and a pending application."""
+    start = now - timedelta(days=30)
+    gndt = make_gndt(start, n_players=7)
+    emperor, admin, active, idle, former, bystander, voter = gndt.players
+    admin.is_staff = True  # the demo's admins may open Django's admin too
+    admin.save(update_fields=["is_staff"])
+    spectator = make_spectator("Onlooker")
+    player_idle(user=idle, by=idle, now=now - timedelta(days=5))  # past the four days before unidling
+    player_leave(user=former, now=now - timedelta(days=1))
+    application = application_submit(name="Hopeful", password="a-good-passphrase", message="Let me in",
+                                     ip_address=APPLICANT_ADDRESS, now=now - timedelta(hours=1))
+
+    enacted = make_proposal(bystander, at=now - timedelta(days=3), title="Proposal: Old Business")
+    for player in (emperor, admin, voter):
+        vote(enacted, player, "for", at=now - timedelta(days=2, hours=12))
+    matter_resolve(post=enacted, admin=admin, action="enact", now=now - timedelta(days=2))
+    pending = make_proposal(active, at=now - timedelta(hours=2), title="Proposal: New Business")
+    vote(pending, voter, "for", at=now - timedelta(hours=1))
+    # Vetoed, so an admin may fail it at once: the resolve row shows who may resolve, not when.
+    vote(pending, emperor, "veto", at=now - timedelta(minutes=50))
+    # Uncommented, so its author may still edit it: the edit row shows who may edit.
+    story = post_create(author=active, kind=Kind.STORY, title="Story Post: The Lamp Room",
+                        body="It smells of oil.", now=now - timedelta(minutes=30))
+
+    ruleset = page_create(title="Ruleset", kind=Page.RULESET, author=admin, text=RULESET_TEXT, summary="Start",
+                          now=start, slug="ruleset")
+    revision_add(page=ruleset, author=admin, text=RULESET_TEXT + "\nA closing line.\n", summary="More",
+                 now=start + timedelta(days=1))
+    notes = page_create(title="Notes", author=active, text="Some notes.", now=start + timedelta(days=2))
+    revision_add(page=notes, author=active, text="Some notes, revised.", summary="Revised",
+                 now=start + timedelta(days=3))
+    rule = parse_ruleset(RULESET_TEXT).find("1.1")
+
+    dynasty = gndt.dynasty
+    money = Column.objects.get(dynasty=dynasty, name="Money")
+    row = Row.objects.get(dynasty=dynasty, user=active)
+    gndt_update(dynasty=dynasty, by=active, changes={(row.name, "Money"): "290"},
+                seen={(row.name, "Money"): "300"}, comment="Spent ten", now=now - timedelta(hours=3))
+    update = Update.objects.filter(dynasty=dynasty, by=active).latest("pk")
+    daily, weekly = (choice for choice, _ in Action.FREQUENCY_CHOICES[:2])
+    action = gndt_action_save(dynasty=dynasty, by=admin, now=start, name="Polish the lamp", frequency=daily)
+    effect = gndt_effect_save(dynasty=dynasty, by=admin, now=start, name="Wages", column=money, delta=1)
+
+    conversation = message_send(sender=active, recipients=[emperor.username], subject="Plans", body="Meet at dawn",
+                                now=now - timedelta(minutes=20))
+    seal = seal_create(owner=active, title="Hole cards", text="AS KD", now=now - timedelta(minutes=10))
+    active.notices_feed_token = "f" * 43
+    active.save(update_fields=["notices_feed_token"])
+
+    users = {"visitor": None, "applicant": None, "non_player": spectator, "idle": idle, "active": active,
+             "emperor": emperor, "admin": admin, "former": former}
+    slug = pending.slug
+    args = {
+        "month_archive": {"year": now.year, "month": now.month},
+        "category": {"category": "proposals"},
+        "post_detail": {"slug": slug}, "comment_create": {"slug": slug}, "tally_box": {"slug": slug},
+        "emperor_decide": {"slug": slug}, "edit_post": {"slug": story.slug},
+        "resolve": {"slug": slug}, "reopen": {"slug": enacted.slug},
+        "player_detail": {"name": bystander.username},
+        "wiki_page": {"slug": notes.slug}, "wiki_history": {"slug": "ruleset"},
+        "wiki_revision": {"slug": "ruleset", "number": 1}, "wiki_revert": {"slug": notes.slug, "number": 1},
+        "wiki_as_of": {"slug": "ruleset"}, "wiki_diff_form": {"slug": "ruleset"},
+        "wiki_diff": {"slug": "ruleset", "old": "1", "new": "2"}, "wiki_edit": {"slug": notes.slug},
+        "wiki_protect": {"slug": notes.slug}, "wiki_rule": {"slug": "ruleset", "ref": "1.1"},
+        "wiki_rule_history": {"slug": "ruleset", "anchor": rule.anchor},
+        "gndt_update": {"pk": update.pk}, "gndt_undo": {"pk": update.pk},
+        "gndt_dynasty_table": {"number": dynasty.number}, "gndt_dynasty_log": {"number": dynasty.number},
+        "gndt_dynasty_export": {"number": dynasty.number},
+        "gndt_column_edit": {"pk": money.pk}, "gndt_action_edit": {"pk": action.pk},
+        "gndt_effect_edit": {"pk": effect.pk},
+        "gndt_remove": {"kind": "actions", "pk": action.pk},
+        "application_decide": {"pk": application.pk},
+        "dynasty_detail": {"number": dynasty.number},
+        "idle": {"name": bystander.username}, "unidle": {"name": idle.username},
+        "rename": {"name": bystander.username}, "set_admin": {"name": bystander.username},
+        "category_feed": {"category": "proposals"}, "post_comments_feed": {"slug": slug},
+        "wiki_feed": {"slug": "ruleset"}, "notices_feed": {"token": active.notices_feed_token},
+        "message_thread": {"pk": conversation.pk}, "seal_reveal": {"pk": seal.pk},
+        "api:post": {"post_id": slug},
+    }
+    data = {
+        "comment_create": {"icon": "for", "text": "Agreed."},
+        "emperor_decide": {"legal": "yes"},
+        "new_post": {"kind": "story", "title": "Story Post: A Quiet Night", "body": "Nothing happened."},
+        "edit_post": {"kind": Kind.STORY, "title": "Story Post: The Lamp Room", "body": "It smells of oil and salt."},
+        "resolve": {"action": "fail"},
+        "reopen": {"reason": "A Call for Judgement said so."},
+        "wiki_new": {"title": "Tide Tables", "kind": Page.ORDINARY, "text": "High at noon."},
+        "wiki_edit": {"text": "Some better notes.", "summary": "Better", "base": 2},
+        "wiki_revert": {"base": 2},
+        "wiki_protect": {"protected": "1", "reason": "Edit war"},
+        "gndt_edit": {f"v-{row.pk}-{money.pk}": "280", f"s-{row.pk}-{money.pk}": "290", "comment": "More"},
+        "gndt_undo": {"comment": "Oops"},
+        "gndt_column_new": {"name": "Wicks", "kind": Column.INTEGER, "default": "1", "order": 9},
+        "gndt_column_edit": {"name": "Money", "kind": Column.INTEGER, "default": "301", "order": 1},
+        "gndt_action_new": {"name": "Trim the wick", "frequency": daily},
+        "gndt_action_edit": {"name": "Polish the lamp", "frequency": weekly},
+        "gndt_effect_new": {"name": "Tax", "column": money.pk, "target": ScheduledEffect.PLAYERS, "delta": -1,
+                            "hour": 0, "minute": 0, "enabled": "on"},
+        "gndt_effect_edit": {"name": "Wages", "column": money.pk, "target": ScheduledEffect.PLAYERS, "delta": 2,
+                             "hour": 0, "minute": 0, "enabled": "on"},
+        "gndt_row_new": {"name": "The Harbour"},
+        "gndt_list_save": {"name": "FRUIT", "entries": "Apple, Pear", "scope": "dynasty"},
+        "join": {"name": "Newcomer", "password": "a-good-passphrase", "password_again": "a-good-passphrase"},
+        "application_decide": {"decision": "approve"},
+        "rename": {"new_name": "Renamed Keeper", "proposal": enacted.slug},
+        "set_admin": {"admin": "yes"},
+        "leave": {"confirm": "yes"},
+        "core_rules": {"parameter": "pending_limit", "value": "3", "proposal": enacted.slug},
+        "ascension": {"step": "hand-over", "to": voter.username},
+        "login": {"username": "P07", "password": "test-password"},
+        "messages_compose": {"to": emperor.username, "subject": "Hello", "body": "A word in private."},
+        "message_thread": {"body": "Agreed."},
+        "seal_new": {"title": "Codename", "text": ":PROTO is mine"},
+        "seal_reveal": {"text": "AS KD"},
+        "notice_preferences": {"mention": "on"},
+        "webhooks": {"url": "https://chat.example.org/hook"},
+    }
+    # Query strings some pages need (the inline cell editor is an htmx fragment).
+    queries = {"gndt_cell_form": f"?row={row.pk}&column={money.pk}", "search": "?q=lamp"}
+    headers = {"gndt_cell_form": {"HTTP_HX_REQUEST": "true"}}
+    assert Application.objects.filter(status=Application.PENDING).count() == 1
+    return Game(users=users, args=args, data=data, queries=queries, headers=headers)
