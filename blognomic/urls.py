@@ -10,6 +10,8 @@ from blognomic.feeds import LatestPostsFeed
 urlpatterns = [
     path("", views.front_page, name="front_page"),
     path("healthz/", views.healthz, name="healthz"),
+    # Browsers that ignore the <link rel="icon"> still ask for /favicon.ico.
+    path("favicon.ico", views.favicon),
     path("feed/", LatestPostsFeed(), name="feed"),
     path("<int:year>/<int:month>/", views.month_archive, name="month_archive"),
     path("category/<slug:category>/", views.category, name="category"),
@@ -25,3 +27,6 @@ urlpatterns = [
     path("", include("dynasties.urls")),
     path("django-admin/", admin.site.urls),
 ]
+
+handler403 = "blognomic.views.permission_denied"
+handler500 = "blognomic.views.server_error"

@@ -11,7 +11,8 @@ from django.db.models import Exists, OuterRef, Q, Subquery
 
 from dynasties.clock import format_iso_time
 from dynasties.models import Dynasty, Game, User
-from votes import engine, limits
+from dynasties.terms import replace_keywords
+from votes import engine, limits, tallying
 from votes.models import Comment, Icon, Kind, Post, Resolution, Status
 from votes.state import GameState
 
@@ -84,6 +85,8 @@ class CommentRow:
     superseded: bool = False
     not_counted: bool = False
     abstaining: bool = False  # an effective DEFERENTIAL that does not count yet (no Emperor's vote to follow)
+    why_not_counted: str = ""  # for a voting icon that is no vote: why, and which vote counts instead
+    still_decides: str = ""  # a replaced VETO or self-kill that the profile makes stick: "vetoed", "self-killed"
 
 
 @dataclass
@@ -108,8 +111,6 @@ class MatterView:
         """The engine's reasons, in the dynasty's own words ("Hunters", "the Pirate")."""
         if not self.judgement:
             return []
-        from dynasties.terms import replace_keywords
-
         renames = {old: new for old, new in self.terms.items() if new and new != old}
         return [replace_keywords(reason, renames) if renames else reason for reason in self.judgement.reasons]
 
@@ -132,19 +133,30 @@ class MatterView:
         return self.post.kind != Kind.PROPOSAL or self.is_oldest_pending
 
 
-VOTE_COLUMNS = [("for", "For"), ("deferential", "Deferential"), ("against", "Against"), ("veto", "Veto")]
+@dataclass(frozen=True)
+class ColumnVoter:
+    """A name under a tally column; a DEFERENTIAL that counts as the Emperor's vote is marked deferred."""
+
+    name: str
+    deferred: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.name} (deferred)" if self.deferred else self.name
 
 
-def _vote_columns(judgement: engine.Judgement, ballots: Sequence[engine.Ballot]) -> dict[str, list[str]]:
-    """Voters under each heading; a DEFERENTIAL shows under Deferential even when it counts as another vote."""
+VOTE_COLUMNS = ("for", "against", "deferential", "veto")
+
+
+def _vote_columns(judgement: engine.Judgement, ballots: Sequence[engine.Ballot]) -> dict[str, list[ColumnVoter]]:
+    """Voters under the vote each counts as, so a column's length is its count; "deferential" holds only
+    deferrals that count as nothing yet, "veto" the Emperor's standing VETO."""
     tally = judgement.tally
     cast_icon = {b.comment_id: b.icon for b in ballots}
-    columns: dict[str, list[str]] = {key: [] for key, _ in VOTE_COLUMNS}
+    columns: dict[str, list[ColumnVoter]] = {key: [] for key in VOTE_COLUMNS}
     for voter, vote in sorted(tally.votes.items(), key=lambda item: item[0].lower()):
-        comment_id = tally.effective_ballot.get(voter)
-        shown = cast_icon.get(comment_id, vote) or vote
-        if shown in columns:
-            columns[shown].append(voter)
+        cast = cast_icon.get(tally.effective_ballot.get(voter))
+        if vote in columns:
+            columns[vote].append(ColumnVoter(voter, deferred=cast == Icon.DEFERENTIAL and vote != cast))
     return columns
 
 
@@ -153,10 +165,12 @@ def allowed_icons_for(post: Post, *, viewer, state: GameState) -> list[tuple[str
         return []
     emperor = state.emperor
     is_emperor = emperor is not None and emperor.pk == viewer.pk
+    profile = state.game.rules_profile()
     icons = [(Icon.FOR.value, "FOR"), (Icon.AGAINST.value, "AGAINST")]
-    if not is_emperor:
+    # Only icons that can be a vote on this kind under this profile; others would be kept but never count.
+    if not is_emperor and post.kind in profile.deferential_kinds:
         icons.append((Icon.DEFERENTIAL.value, "DEFERENTIAL"))
-    if is_emperor and post.kind == Kind.PROPOSAL:
+    if is_emperor and post.kind in profile.veto_kinds:
         icons.append((Icon.VETO.value, "VETO"))
     return icons
 
@@ -174,7 +188,8 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
     matter = matter_from(post, comments)
     profile = state.game.rules_profile()
     if post.is_pending:
-        view.judgement = engine.judge(matter, electorate=electorate_of(state), profile=profile, now=now)
+        electorate = electorate_of(state)
+        view.judgement = engine.judge(matter, electorate=electorate, profile=profile, now=now)
         view.is_oldest_pending = oldest_pending_id(state.pending, profile=profile, now=now) == post.pk
         view.is_stale = post.kind == Kind.PROPOSAL and engine.is_stale(post.posted_at, profile=profile, now=now)
         if state.hiatus is not None:
@@ -183,15 +198,28 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
     else:
         # A resolved matter keeps the electorate of its resolution time, shown for the record.
         moment = post.resolutions.filter(~Q(outcome="reopened")).values_list("at", flat=True).last() or now
-        view.judgement = engine.judge(matter, electorate=electorate_at(moment), profile=profile, now=moment)
+        electorate = electorate_at(moment)
+        view.judgement = engine.judge(matter, electorate=electorate, profile=profile, now=moment)
     tally = view.judgement.tally
     effective = set(tally.effective_ballot.values())
+    renames = {old: new for old, new in view.terms.items() if new and new != old}
+    ballots = {ballot.comment_id: ballot for ballot in matter.ballots}
+    decided: set[str] = set()
+    facts = {"matter": matter, "electorate": electorate, "profile": profile, "tally": tally}
     for row in rows:
         cid = row.comment.pk
         row.effective = cid in effective
         row.superseded = bool(row.comment.icon) and cid in tally.superseded
         row.not_counted = bool(row.comment.icon) and cid in tally.not_counted
         row.abstaining = row.effective and tally.votes.get(row.comment.author.username) == "deferential"
+        if not row.comment.icon:
+            continue
+        if row.not_counted:
+            row.why_not_counted = _in_terms(tallying.why_not_counted(ballots[cid], **facts), renames)
+        decides = tallying.still_decides(ballots[cid], **facts, first_of_its_kind=row.comment.icon not in decided)
+        if decides:
+            decided.add(row.comment.icon)
+            row.still_decides, row.superseded = decides, False
     view.columns = _vote_columns(view.judgement, matter.ballots)
     view.allowed_icons = allowed_icons_for(post, viewer=viewer, state=state) if post.is_pending else []
     view.emperor_may_decide = bool(
@@ -199,6 +227,10 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
         and state.emperor is not None and state.emperor.pk == viewer.pk
     )
     return view
+
+
+def _in_terms(text: str, renames: dict[str, str]) -> str:
+    return replace_keywords(text, renames) if renames and text else text
 
 
 def pending_at(moment: datetime, *, kinds: Sequence[str] | None = None) -> list[Post]:
@@ -257,3 +289,38 @@ def last_failed_dov_with_against(author: User) -> datetime | None:
     )
     moments = [r.at for post in failed for r in post.resolutions.all() if r.outcome != "reopened"]
     return max(moments) if moments else None
+
+
+def proposal_allowance_of(author: User, *, profile, now: datetime) -> limits.Allowance:
+    """How many more proposals ``author`` may post today and have pending, by the profile's limits."""
+    from datetime import timedelta
+
+    recent = Post.objects.filter(author=author, kind=Kind.PROPOSAL).filter(
+        Q(posted_at__gte=now - timedelta(days=2)) | Q(status=Status.PENDING))
+    own = [limits.OwnProposal(posted_at=p.posted_at, pending=p.status == Status.PENDING, trivial=p.trivial)
+           for p in recent.only("posted_at", "status", "trivial")]
+    return limits.proposal_allowance(profile=profile, now=now, own=own)
+
+
+# An enactment older than this is taken to have been carried out, or to have needed no Ruleset change.
+AWAITING_RULESET_DAYS = 7
+RULESET_SLUG = "ruleset"
+
+
+def enacted_awaiting_ruleset(*, now: datetime) -> list[Post]:
+    """Proposals and CfJs enacted in the last week that no Ruleset revision cites yet, newest first.
+
+    The Ruleset's revisions name the post that caused them (``Revision.post``, reverse name ``revisions``);
+    the lookup goes through that relation so this layer imports nothing of the wiki's.
+    """
+    from datetime import timedelta
+
+    return list(
+        Post.objects.filter(kind__in=(Kind.PROPOSAL, Kind.CFJ), status=Status.ENACTED,
+                            resolutions__outcome="enacted",
+                            resolutions__at__gte=now - timedelta(days=AWAITING_RULESET_DAYS))
+        .exclude(revisions__page__slug=RULESET_SLUG)
+        .distinct()
+        .order_by("-posted_at")[:10]
+    )
+

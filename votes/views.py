@@ -10,10 +10,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from dynasties.models import Game
 from votes.forms import CommentForm, PostForm, ReopenForm
 from votes.models import Post
 from votes.posting import PostError, post_create, post_edit
-from votes.selectors import matter_view
+from votes.selectors import enacted_awaiting_ruleset, matter_view, proposal_allowance_of
 from votes.services import VoteError, comment_add, dov_emperor_decide, matter_reopen, matter_resolve
 from votes.state import game_state
 
@@ -75,19 +76,29 @@ def tally_box(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
+ONLY_PLAYERS_POST = "Only players may post: your account may comment but not post."
+
+
 @login_required
 def new_post(request: HttpRequest) -> HttpResponse:
-    form = PostForm(request.POST or None, initial={"kind": request.GET.get("kind", "proposal")})
+    now = timezone.now()
+    request.game_state = state = game_state(now)
+    if not request.user.is_player:
+        return render(request, "votes/new_post.html", {"not_player": ONLY_PLAYERS_POST},
+                      status=403 if request.method == "POST" else 200)
+    profile = state.game.rules_profile()
+    form = PostForm(request.POST or None, initial={"kind": request.GET.get("kind", "proposal")}, profile=profile)
     if request.method == "POST" and form.is_valid():
         try:
-            post = post_create(author=request.user, now=timezone.now(), **form.cleaned_data)
+            post = post_create(author=request.user, now=now, **form.cleaned_data)
         except PostError as error:
             form.add_error(None, str(error))
         else:
             messages.success(request, f"Posted “{post.title}”.")
             return redirect(post)
     status = 400 if request.method == "POST" else 200
-    return render(request, "votes/new_post.html", {"form": form}, status=status)
+    allowance = proposal_allowance_of(request.user, profile=profile, now=now)
+    return render(request, "votes/new_post.html", {"form": form, "allowance": allowance}, status=status)
 
 
 def _require_admin(request: HttpRequest) -> None:
@@ -109,9 +120,8 @@ def admin_panel(request: HttpRequest) -> HttpResponse:
         .distinct()
         .order_by("-posted_at")[:10]
     )
-    just_enacted = request.session.pop("enacted_for_ruleset", None)
     return render(request, "votes/admin_panel.html", {"views": views, "recent": recent, "reopen_form": ReopenForm(),
-                                                      "just_enacted": just_enacted})
+                                                      "awaiting_ruleset": enacted_awaiting_ruleset(now=now)})
 
 
 @require_POST
@@ -125,8 +135,6 @@ def resolve(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         post.refresh_from_db()
         messages.success(request, f"“{post.title}”: {post.display_status}.")
-        if post.outcome == "enacted" and post.kind in ("proposal", "cfj"):
-            request.session["enacted_for_ruleset"] = [post.slug, f"Enacting {post.get_kind_display()}: {post.subject}"]
     return redirect("admin_panel")
 
 
@@ -151,7 +159,7 @@ def edit_post(request: HttpRequest, slug: str) -> HttpResponse:
     post = get_object_or_404(Post.objects.select_related("author"), slug=slug)
     initial = {"kind": post.kind, "title": post.title, "body": post.body, "flavour": post.flavour,
                "trivial": post.trivial}
-    form = PostForm(request.POST or None, initial=initial)
+    form = PostForm(request.POST or None, initial=initial, profile=Game.load().rules_profile())
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

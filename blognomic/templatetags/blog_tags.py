@@ -28,3 +28,14 @@ def param_value(value) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+@register.filter
+def to_the_second(moment):
+    """A moment from which something is allowed, shown to the second: a fraction rounds up, since at the
+    whole second before it the action is not yet allowed."""
+    if moment is None or not moment.microsecond:
+        return moment
+    from datetime import timedelta
+
+    return moment.replace(microsecond=0) + timedelta(seconds=1)
