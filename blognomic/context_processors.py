@@ -1,8 +1,10 @@
-"""Puts the state of the game (roster, quorum, dynasty, hiatus, pending matters) into every page."""
+"""Puts the state of the game (roster, quorum, dynasty, hiatus, pending matters) into every page, with the
+viewer's own last vote on each pending matter for the summary at the top of a phone's screen."""
 
 from django.http import HttpRequest
 from django.utils import timezone
 
+from votes.selectors import votes_on_pending
 from votes.state import game_state
 
 
@@ -12,6 +14,11 @@ def sidebar(request: HttpRequest) -> dict:
     # Views that already built the state for the same request reuse it.
     state = getattr(request, "game_state", None) or game_state(timezone.now())
     unread = 0
+    my_votes: dict[int, str] = {}
+    viewer_votes = False
     if request.user.is_authenticated:
         unread = request.user.notifications.filter(read_at__isnull=True).count()
-    return {"state": state, "unread_notifications": unread}
+        viewer_votes = request.user.username in state.roster.active_names
+        if viewer_votes and state.pending:
+            my_votes = votes_on_pending(request.user, state)
+    return {"state": state, "unread_notifications": unread, "my_votes": my_votes, "viewer_votes": viewer_votes}

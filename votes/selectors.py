@@ -324,3 +324,12 @@ def enacted_awaiting_ruleset(*, now: datetime) -> list[Post]:
         .order_by("-posted_at")[:10]
     )
 
+
+def votes_on_pending(user: User, state: GameState) -> dict[int, str]:
+    """The last voting icon ``user`` used on each pending matter, in one query."""
+    last: dict[int, str] = {}
+    rows = (Comment.objects.filter(author=user, post__in=[post.pk for post in state.pending], icon__isnull=False)
+            .order_by("at", "pk").values_list("post_id", "icon"))
+    for post_id, icon in rows:
+        last[post_id] = icon
+    return last
