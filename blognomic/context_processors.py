@@ -4,7 +4,7 @@ viewer's own last vote on each pending matter for the summary at the top of a ph
 from django.http import HttpRequest
 from django.utils import timezone
 
-from votes.selectors import votes_on_pending
+from votes.selectors import recent_comments, votes_on_pending
 from votes.state import game_state
 
 
@@ -21,4 +21,5 @@ def sidebar(request: HttpRequest) -> dict:
         viewer_votes = request.user.username in state.roster.active_names
         if viewer_votes and state.pending:
             my_votes = votes_on_pending(request.user, state)
-    return {"state": state, "unread_notifications": unread, "my_votes": my_votes, "viewer_votes": viewer_votes}
+    return {"state": state, "unread_notifications": unread, "my_votes": my_votes, "viewer_votes": viewer_votes,
+            "recent_comments": recent_comments()}

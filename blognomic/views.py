@@ -14,7 +14,7 @@ from django.utils import timezone
 from dynasties.models import User
 from votes.forms import CommentForm
 from votes.models import KIND_PLURALS, KIND_SLUGS, Comment, Kind, Post
-from votes.selectors import judge_posts, matter_view
+from votes.selectors import matter_view, toteboards
 from votes.state import game_state
 
 POSTS_PER_PAGE = 20
@@ -30,8 +30,8 @@ def _listing(request: HttpRequest, posts, *, template: str = "blog/post_list.htm
     page.object_list = list(page.object_list)
     sticky = context.get("sticky", [])
     with_comment_counts([*page.object_list, *sticky])
-    judgements = judge_posts(page.object_list, state=request.game_state, now=now)
-    return render(request, template, {"page": page, "judgements": judgements, **context})
+    boards = toteboards(page.object_list, state=request.game_state, now=now, viewer=request.user)
+    return render(request, template, {"page": page, "boards": boards, **context})
 
 
 def with_comment_counts(posts: list[Post]) -> None:

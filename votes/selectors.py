@@ -333,3 +333,70 @@ def votes_on_pending(user: User, state: GameState) -> dict[int, str]:
     for post_id, icon in rows:
         last[post_id] = icon
     return last
+
+
+@dataclass
+class Toteboard:
+    """A pending matter as the front page shows it: counts, age, the viewer's vote, resolvable now."""
+
+    judgement: engine.Judgement
+    deferential_count: int
+    hours: int
+    my_vote: str = ""  # the viewer's effective vote, "" when they have none
+    my_vote_deferred: bool = False  # their DEFERENTIAL counts as the Emperor's vote
+    may_vote: bool = False
+    can_enact_now: bool = False
+    can_fail_now: bool = False
+
+    @property
+    def tally(self) -> engine.Tally:
+        return self.judgement.tally
+
+
+def toteboards(posts: Sequence[Post], *, state: GameState, now: datetime, viewer) -> dict[int, Toteboard]:
+    """Toteboards of the pending matters among ``posts``, with one query for all their votes."""
+    pending = [post for post in posts if post.is_votable and post.is_pending]
+    if not pending:
+        return {}
+    by_post: dict[int, list[Comment]] = defaultdict(list)
+    votes = Comment.objects.filter(post__in=pending, icon__isnull=False).select_related("author")
+    for comment in votes.order_by("at", "pk"):
+        by_post[comment.post_id].append(comment)
+    profile = state.game.rules_profile()
+    electorate = electorate_of(state)
+    oldest = oldest_pending_id(state.pending, profile=profile, now=now)
+    name = viewer.username if viewer.is_authenticated else None
+    boards = {}
+    for post in pending:
+        matter = matter_from(post, by_post[post.pk])
+        judgement = engine.judge(matter, electorate=electorate, profile=profile, now=now)
+        tally = judgement.tally
+        cast = {ballot.comment_id: ballot.icon for ballot in matter.ballots}
+        icons = [cast.get(tally.effective_ballot.get(voter)) for voter in tally.votes]
+        board = Toteboard(judgement=judgement, deferential_count=icons.count(Icon.DEFERENTIAL),
+                          hours=int(tally.open_hours), may_vote=name in state.roster.active_names)
+        if name in tally.votes:
+            board.my_vote = tally.votes[name]
+            board.my_vote_deferred = cast.get(tally.effective_ballot.get(name)) == Icon.DEFERENTIAL \
+                and board.my_vote != Icon.DEFERENTIAL
+        hiatus_forbids = state.hiatus is not None and not limits.hiatus_resolve_allowed(
+            kind=post.kind, profile=profile, hiatus_reason=state.hiatus.reasons).allowed
+        stale = post.kind == Kind.PROPOSAL and engine.is_stale(post.posted_at, profile=profile, now=now)
+        queue_allows = post.kind != Kind.PROPOSAL or post.pk == oldest
+        board.can_enact_now = judgement.can_enact and queue_allows and not hiatus_forbids
+        board.can_fail_now = judgement.can_fail and (queue_allows or stale) and not hiatus_forbids
+        boards[post.pk] = board
+    return boards
+
+
+RECENT_COMMENTS = 5
+
+
+def recent_comments(limit: int = RECENT_COMMENTS) -> list[Comment]:
+    """The latest comments anywhere, for the sidebar: one query that reads the newest rows of the index on
+    ``at`` and only the columns the box shows."""
+    return list(
+        Comment.objects.select_related("author", "post")
+        .only("pk", "at", "text", "icon", "author__username", "post__slug", "post__title")
+        .order_by("-at", "-pk")[:limit]
+    )

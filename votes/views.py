@@ -12,7 +12,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from dynasties.models import Game
 from votes.forms import CommentForm, PostForm, ReopenForm
-from votes.models import Post
+from votes.markup import render_markdown
+from votes.models import MAX_BODY_BYTES, Post
 from votes.posting import PostError, post_create, post_edit
 from votes.selectors import enacted_awaiting_ruleset, matter_view, proposal_allowance_of
 from votes.services import VoteError, comment_add, dov_emperor_decide, matter_reopen, matter_resolve
@@ -187,3 +188,18 @@ def emperor_decide(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         messages.success(request, f"You ruled the win {'legal' if legal else 'illegal'}.")
     return redirect(post)
+
+
+PREVIEW_TOO_LONG = "Too long to preview: a post or comment may be at most 100 KB."
+
+
+@require_POST
+def markdown_preview(request: HttpRequest) -> HttpResponse:
+    """The post's body or the comment's text as saving would render it, for the forms' Preview button."""
+    if not request.user.is_authenticated:
+        raise PermissionDenied("Log in to preview.")
+    source = request.POST.get("body", request.POST.get("text", ""))
+    if len(source.encode("utf-8")) > MAX_BODY_BYTES:
+        return HttpResponse(f'<p class="message error">{PREVIEW_TOO_LONG}</p>', status=400)
+    html = render_markdown(source) if source.strip() else '<p class="muted">Nothing to preview yet.</p>'
+    return HttpResponse(html)
