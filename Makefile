@@ -20,7 +20,7 @@ install: $(BIN)/.installed
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo
-	$(BIN)/python manage.py runserver $(HOST)
+	$(BIN)/python manage.py run $(HOST)
 
 # The import contract (the layers the README draws), then the whole suite on SQLite and again on
 # PostgreSQL; Redis and Chromium tests run in both.

@@ -3,6 +3,10 @@ comments of one post, and a player's own notices at a private address."""
 
 from __future__ import annotations
 
+import copy
+import re
+from urllib.parse import urljoin
+
 from django.contrib.syndication.views import Feed
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -14,10 +18,24 @@ from votes.models import KIND_SLUGS, Comment, Kind, Post
 
 ITEMS = 30
 
+# A link in a post's HTML that starts at the site's root ("/wiki/ruleset/"): relative in a feed reader.
+_ROOT_RELATIVE = re.compile(r'(\s(?:href|src)=")(/(?!/)[^"]*)"')
+
+
+def absolute_links(html: str, base: str) -> str:
+    return _ROOT_RELATIVE.sub(lambda m: f'{m.group(1)}{urljoin(base, m.group(2))}"', html)
+
 
 class LatestPostsFeed(Feed):
     feed_type = Atom1Feed
     link = "/"
+    base = ""
+
+    def get_feed(self, obj, request):
+        # One feed object serves every request; the site's address goes on a copy for this request only.
+        feed = copy.copy(self)
+        feed.base = request.build_absolute_uri("/")
+        return super(LatestPostsFeed, feed).get_feed(obj, request)
 
     def title(self) -> str:
         return f"{Game.load().name}: latest posts"
@@ -32,7 +50,7 @@ class LatestPostsFeed(Feed):
         return item.title
 
     def item_description(self, item: Post) -> str:
-        return item.body_html
+        return absolute_links(item.body_html, self.base) if self.base else item.body_html
 
     def item_author_name(self, item: Post) -> str:
         return item.get_kind_display() if item.anonymous else item.author.username

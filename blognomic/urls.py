@@ -12,6 +12,8 @@ from blognomic.search import views as search_views
 urlpatterns = [
     path("", views.front_page, name="front_page"),
     path("healthz/", views.healthz, name="healthz"),
+    # Browsers that ignore the <link rel="icon"> still ask for /favicon.ico.
+    path("favicon.ico", views.favicon, name="favicon"),
     path("feed/", LatestPostsFeed(), name="feed"),
     path("search/", search_views.search, name="search"),
     path("<int:year>/<int:month>/", views.month_archive, name="month_archive"),
@@ -34,3 +36,6 @@ urlpatterns = [
     path("api/", api.urls),
     path("django-admin/", admin.site.urls),
 ]
+
+handler403 = "blognomic.views.permission_denied"
+handler500 = "blognomic.views.server_error"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -13,8 +14,8 @@ from django.utils import timezone
 
 from dynasties.models import User
 from votes.forms import CommentForm
-from votes.models import KIND_SLUGS, Comment, Kind, Post
-from votes.selectors import judge_posts, matter_view
+from votes.models import KIND_PLURALS, KIND_SLUGS, Comment, Kind, Post
+from votes.selectors import matter_view, toteboards
 from votes.state import game_state
 
 POSTS_PER_PAGE = 20
@@ -30,8 +31,8 @@ def _listing(request: HttpRequest, posts, *, template: str = "blog/post_list.htm
     page.object_list = list(page.object_list)
     sticky = context.get("sticky", [])
     with_comment_counts([*page.object_list, *sticky])
-    judgements = judge_posts(page.object_list, state=request.game_state, now=now)
-    return render(request, template, {"page": page, "judgements": judgements, **context})
+    boards = toteboards(page.object_list, state=request.game_state, now=now, viewer=request.user)
+    return render(request, template, {"page": page, "boards": boards, **context})
 
 
 def with_comment_counts(posts: list[Post]) -> None:
@@ -68,7 +69,7 @@ def category(request: HttpRequest, category: str) -> HttpResponse:
     kind = KIND_SLUGS.get(category)
     if kind is None:
         raise Http404("No such category.")
-    return _listing(request, Post.objects.filter(kind=kind), heading=Kind(kind).label + "s",
+    return _listing(request, Post.objects.filter(kind=kind), heading=KIND_PLURALS[kind],
                     feed_url=reverse("category_feed", args=[category]))
 
 
@@ -117,3 +118,26 @@ def healthz(request: HttpRequest) -> HttpResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return HttpResponse("ok", content_type="text/plain")
+
+
+def permission_denied(request: HttpRequest, exception=None) -> HttpResponse:
+    """A visitor who is not logged in is asked to log in and comes back; a logged-in account is told why."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    message = str(exception) if exception and str(exception) else "Your account may not use this page."
+    return render(request, "403.html", {"message": message}, status=403)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The 500 page in the site's layout, rendered without the database: it may be what failed."""
+    from django.template import loader
+
+    return HttpResponse(loader.get_template("500.html").render({"request": request}), status=500)
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers that ignore the page's <link rel="icon"> still ask for /favicon.ico."""
+    from django.shortcuts import redirect
+    from django.templatetags.static import static
+
+    return redirect(static("favicon.svg"), permanent=True)

@@ -175,6 +175,8 @@ def _sort_links(request: HttpRequest, table) -> dict[str, str]:
 
 def _render_table(request: HttpRequest, number: int | None, *, error: str = "", status: int = 200):
     context = _table_context(request, number, error=error)
+    if request.GET.get("at") and _parse_moment(request.GET["at"]) is None:
+        status = 400  # a moment that cannot be read is refused, as the wiki's as-of does
     if context["dynasty"] is None:
         return render(request, "gndt/table.html", context, status=status)
     template = "gndt/_table_block.html" if request.htmx and not request.htmx.boosted else "gndt/table.html"

@@ -441,6 +441,24 @@ def ruleset_replace_keywords(
                                    post=post, plurals=plurals, summary=summary)
 
 
+def gamestate_pages_replace_keywords(
+    *, replacements: Mapping[str, str], author, now: datetime, post=None, summary: str = ""
+) -> list[Revision]:
+    """Rename terms on every gamestate page as the Ascension does in the Ruleset: one revision per page
+    whose text changes, citing ``post``; pages the renames do not touch get no revision."""
+    written = []
+    if not replacements:
+        return written
+    with transaction.atomic():
+        for page in Page.objects.filter(kind=Page.GAMESTATE, current__isnull=False).select_related("current"):
+            text = replace_keywords(page.current.text, replacements)
+            if text == page.current.text:
+                continue
+            written.append(_append(page=page, author=author, text=_clean_text(text), now=now, post=post,
+                                   summary=_clean_summary(summary or _ascension_summary((), replacements))))
+    return written
+
+
 def ruleset_repeal_rules(*, keep_anchors: Iterable[str], author, now: datetime, post=None,
                          summary: str = "") -> Revision:
     """Repeal every dynastic rule not named in ``keep_anchors``, in one revision."""

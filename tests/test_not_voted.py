@@ -50,7 +50,7 @@ def test_the_post_page_lists_who_has_not_voted_and_the_list_shrinks_after_a_vote
         page = client.get(proposal.get_absolute_url()).content.decode()
         assert "Not voted yet (3):" in page  # P01, P03, P04; not the author P02, not idle P05, not Sam
         for name in ("P01", "P03", "P04"):
-            assert f">{name}</a>" in page.split("Not voted yet")[1].split("</p>")[0]
+            assert f">{name}</bdi></a>" in page.split("Not voted yet")[1].split("</p>")[0]
         assert "P05" not in page.split("Not voted yet")[1].split("</p>")[0]
         assert spectator.username not in page.split("Not voted yet")[1].split("</p>")[0]
     vote(proposal, players[2], "for", at=t0 + timedelta(hours=2))

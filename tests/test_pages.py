@@ -126,3 +126,26 @@ def test_dynasty_list_names_each_dynasty_without_a_query_each(client, t0):
     assert count_queries(client, "/dynasties/") == count_before
     html = client.get("/dynasties/").content.decode()
     assert "The Sixth Dynasty of P01" in html and "The Fifth Dynasty of P02" in html
+
+
+@pytest.mark.parametrize("viewer", [None, "P04"])
+def test_front_page_toteboards_summary_and_recent_comments_cost_the_same_however_much_is_pending(client, t0,
+                                                                                                  viewer):
+    """Toteboards, the viewer's own votes, the phone summary and recent comments add no query per matter:
+    3 pending matters with 10 comments each cost what 8 with 100 each do."""
+    players = make_table(30, start=t0)
+    if viewer:
+        client.login(username=viewer, password=PASSWORD)
+    posts = [make_proposal(players[i], at=t0 + timedelta(minutes=i), title=f"Proposal: Idea {i}") for i in range(3)]
+    for post in posts:
+        add_comments(post, players, 10, t0 + timedelta(hours=1))
+    with time_machine.travel(t0 + timedelta(hours=20), tick=False):
+        before = count_queries(client, "/")
+    more = [make_proposal(players[i], at=t0 + timedelta(minutes=i), title=f"Proposal: Idea {i}") for i in range(3, 8)]
+    for post in posts + more:
+        add_comments(post, players, 90, t0 + timedelta(hours=5))
+    with time_machine.travel(t0 + timedelta(hours=20), tick=False):
+        assert count_queries(client, "/") == before
+        html = client.get("/").content.decode()
+    assert html.count('class="toteboard') == 8
+    assert 'id="recent-comments"' in html and 'id="game-summary"' in html

@@ -37,7 +37,8 @@ def test_approving_an_application_makes_a_player_with_a_gndt_row_of_defaults(cli
     """An admin approves; the applicant becomes a player, can log in, and has a GNDT row of defaults."""
     response = client.post(reverse("join"), {"name": "Seventy-Fifth Trombone", "password": "a-good-passphrase",
                                              "password_again": "a-good-passphrase", "message": "Hello!"})
-    assert response.status_code == 200 and "Application sent" in response.content.decode()
+    assert response.status_code == 302
+    assert "Application sent" in client.get(response["Location"]).content.decode()
     application = Application.objects.get()
     user = application_approve(application=application, admin=players[1], now=t0 + timedelta(hours=1))
     assert user.is_player and user.check_password("a-good-passphrase")

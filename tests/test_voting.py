@@ -216,7 +216,7 @@ def test_tally_box_says_when_it_could_be_enacted(client, table, t0):
     with time_machine.travel(t0 + timedelta(hours=3), tick=False):
         html = client.get(reverse("tally_box", args=[proposal.slug])).content.decode()
     assert "Cannot be resolved yet." in html
-    assert "could be enacted from 26 Jul 2016 00:00 UTC" in html
+    assert "could be enacted from 26 Jul 2016 00:00:00 UTC" in html
 
 
 def test_simultaneous_proposals_cannot_slip_past_the_limit(table, t0):

@@ -40,9 +40,18 @@ class PostForm(forms.Form):
         label="Flavour text",
         help_text="Shown with the post but not part of it.",
     )
-    trivial = forms.BooleanField(required=False, help_text="2005 profile only: a Trivial proposal.")
+    trivial = forms.BooleanField(required=False, label="Trivial",
+                                 help_text="A Trivial proposal counts half against the proposal limits.")
     anonymous = forms.BooleanField(required=False, label="Post anonymously",
-                                   help_text="2008 profile only: a Call for Judgement may hide its author.")
+                                   help_text="A Call for Judgement may hide its author.")
+
+    def __init__(self, *args, profile=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Only the fields the game's rules profile gives a meaning to.
+        if profile is not None and not profile.trivial_proposals:
+            del self.fields["trivial"]
+        if profile is not None and not profile.cfj_anonymous:
+            del self.fields["anonymous"]
 
     def clean_body(self) -> str:
         body = self.cleaned_data["body"]

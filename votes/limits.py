@@ -151,6 +151,29 @@ def proposal_limit(
     return LimitVerdict(allowed=False, message=" ".join(problems), next_allowed_at=next_allowed_at)
 
 
+@dataclass(frozen=True)
+class Allowance:
+    """How much more a player may propose: in proposals, or in 2005's weights (a Trivial one is 1)."""
+
+    pending_left: int
+    today_left: int
+    weighted: bool
+
+
+def proposal_allowance(*, profile: Profile, now: datetime, own: Sequence[OwnProposal]) -> Allowance:
+    """What the limits leave of today's and the pending allowance, given the poster's own proposals."""
+    pending_weight = sum(proposal_weight(profile=profile, trivial=p.trivial) for p in own if p.pending)
+    today = day_start(now)
+    today_weight = sum(proposal_weight(profile=profile, trivial=p.trivial) for p in own
+                       if today <= p.posted_at <= now)
+    if profile.trivial_proposals:
+        return Allowance(pending_left=max(0, profile.pending_limit - pending_weight),
+                         today_left=max(0, profile.daily_limit - today_weight), weighted=True)
+    full = profile.proposal_weight
+    return Allowance(pending_left=max(0, profile.pending_limit - pending_weight) // full,
+                     today_left=max(0, profile.daily_limit - today_weight) // full, weighted=False)
+
+
 def _pending_message(profile: Profile, pending_weight: int, new_weight: int) -> str:
     if not profile.trivial_proposals:
         return PENDING_LIMIT.format(count=pending_weight, limit=profile.pending_limit)

@@ -27,6 +27,15 @@ class Kind(models.TextChoices):
     POST = "post", "Post"
 
 
+# Each category's own plural, for headings ("Calls for Judgement", not "Call for Judgements").
+KIND_PLURALS = {
+    Kind.PROPOSAL: "Proposals",
+    Kind.CFJ: "Calls for Judgement",
+    Kind.DOV: "Declarations of Victory",
+    Kind.STORY: "Story Posts",
+    Kind.ASCENSION: "Ascension Addresses",
+    Kind.POST: "Posts",
+}
 VOTABLE_KINDS = (Kind.PROPOSAL, Kind.CFJ, Kind.DOV)
 OFFICIAL_KINDS = (Kind.PROPOSAL, Kind.CFJ, Kind.DOV, Kind.ASCENSION)
 KIND_SLUGS = {

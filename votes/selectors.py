@@ -11,7 +11,8 @@ from django.db.models import Exists, OuterRef, Q, Subquery
 
 from dynasties.clock import format_iso_time
 from dynasties.models import Dynasty, Game, User
-from votes import engine, limits
+from dynasties.terms import replace_keywords
+from votes import engine, limits, tallying
 from votes.models import Comment, Icon, Kind, Post, Resolution, Status
 from votes.state import GameState
 
@@ -136,6 +137,8 @@ class CommentRow:
     superseded: bool = False
     not_counted: bool = False
     abstaining: bool = False  # an effective DEFERENTIAL that does not count yet (no Emperor's vote to follow)
+    why_not_counted: str = ""  # for a voting icon that is no vote: why, and which vote counts instead
+    still_decides: str = ""  # a replaced VETO or self-kill that the profile makes stick: "vetoed", "self-killed"
 
 
 @dataclass
@@ -163,8 +166,6 @@ class MatterView:
         """The engine's reasons, in the dynasty's own words ("Hunters", "the Pirate")."""
         if not self.judgement:
             return []
-        from dynasties.terms import replace_keywords
-
         renames = {old: new for old, new in self.terms.items() if new and new != old}
         return [replace_keywords(reason, renames) if renames else reason for reason in self.judgement.reasons]
 
@@ -185,19 +186,30 @@ class MatterView:
         return self.post.kind != Kind.PROPOSAL or self.is_oldest_pending
 
 
-VOTE_COLUMNS = [("for", "For"), ("deferential", "Deferential"), ("against", "Against"), ("veto", "Veto")]
+@dataclass(frozen=True)
+class ColumnVoter:
+    """A name under a tally column; a DEFERENTIAL that counts as the Emperor's vote is marked deferred."""
+
+    name: str
+    deferred: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.name} (deferred)" if self.deferred else self.name
 
 
-def _vote_columns(judgement: engine.Judgement, ballots: Sequence[engine.Ballot]) -> dict[str, list[str]]:
-    """Voters under each heading; a DEFERENTIAL shows under Deferential even when it counts as another vote."""
+VOTE_COLUMNS = ("for", "against", "deferential", "veto")
+
+
+def _vote_columns(judgement: engine.Judgement, ballots: Sequence[engine.Ballot]) -> dict[str, list[ColumnVoter]]:
+    """Voters under the vote each counts as, so a column's length is its count; "deferential" holds only
+    deferrals that count as nothing yet, "veto" the Emperor's standing VETO."""
     tally = judgement.tally
     cast_icon = {b.comment_id: b.icon for b in ballots}
-    columns: dict[str, list[str]] = {key: [] for key, _ in VOTE_COLUMNS}
+    columns: dict[str, list[ColumnVoter]] = {key: [] for key in VOTE_COLUMNS}
     for voter, vote in sorted(tally.votes.items(), key=lambda item: item[0].lower()):
-        comment_id = tally.effective_ballot.get(voter)
-        shown = cast_icon.get(comment_id, vote) or vote
-        if shown in columns:
-            columns[shown].append(voter)
+        cast = cast_icon.get(tally.effective_ballot.get(voter))
+        if vote in columns:
+            columns[vote].append(ColumnVoter(voter, deferred=cast == Icon.DEFERENTIAL and vote != cast))
     return columns
 
 
@@ -206,10 +218,12 @@ def allowed_icons_for(post: Post, *, viewer, state: GameState) -> list[tuple[str
         return []
     emperor = state.emperor
     is_emperor = emperor is not None and emperor.pk == viewer.pk
+    profile = state.game.rules_profile()
     icons = [(Icon.FOR.value, "FOR"), (Icon.AGAINST.value, "AGAINST")]
-    if not is_emperor:
+    # Only icons that can be a vote on this kind under this profile; others would be kept but never count.
+    if not is_emperor and post.kind in profile.deferential_kinds:
         icons.append((Icon.DEFERENTIAL.value, "DEFERENTIAL"))
-    if is_emperor and post.kind == Kind.PROPOSAL:
+    if is_emperor and post.kind in profile.veto_kinds:
         icons.append((Icon.VETO.value, "VETO"))
     return icons
 
@@ -241,15 +255,28 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
     else:
         # A resolved matter keeps the electorate of its resolution time, shown for the record.
         moment = post.resolutions.filter(~Q(outcome="reopened")).values_list("at", flat=True).last() or now
-        view.judgement = engine.judge(matter, electorate=electorate_at(moment), profile=profile, now=moment)
+        electorate = electorate_at(moment)
+        view.judgement = engine.judge(matter, electorate=electorate, profile=profile, now=moment)
     tally = view.judgement.tally
     effective = set(tally.effective_ballot.values())
+    renames = {old: new for old, new in view.terms.items() if new and new != old}
+    ballots = {ballot.comment_id: ballot for ballot in matter.ballots}
+    decided: set[str] = set()
+    facts = {"matter": matter, "electorate": electorate, "profile": profile, "tally": tally}
     for row in rows:
         cid = row.comment.pk
         row.effective = cid in effective
         row.superseded = bool(row.comment.icon) and cid in tally.superseded
         row.not_counted = bool(row.comment.icon) and cid in tally.not_counted
         row.abstaining = row.effective and tally.votes.get(row.comment.author.username) == "deferential"
+        if not row.comment.icon:
+            continue
+        if row.not_counted:
+            row.why_not_counted = _in_terms(tallying.why_not_counted(ballots[cid], **facts), renames)
+        decides = tallying.still_decides(ballots[cid], **facts, first_of_its_kind=row.comment.icon not in decided)
+        if decides:
+            decided.add(row.comment.icon)
+            row.still_decides, row.superseded = decides, False
     view.columns = _vote_columns(view.judgement, matter.ballots)
     view.allowed_icons = allowed_icons_for(post, viewer=viewer, state=state) if post.is_pending else []
     view.emperor_may_decide = bool(
@@ -257,6 +284,10 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
         and state.emperor is not None and state.emperor.pk == viewer.pk
     )
     return view
+
+
+def _in_terms(text: str, renames: dict[str, str]) -> str:
+    return replace_keywords(text, renames) if renames and text else text
 
 
 def pending_at(moment: datetime, *, kinds: Sequence[str] | None = None) -> list[Post]:
@@ -324,3 +355,114 @@ def awaiting_vote(*, state: GameState, viewer, now: datetime) -> list[Post]:
     judgements = judge_posts(state.pending, state=state, now=now)
     return [post for post in state.pending
             if post.pk in judgements and viewer.username not in judgements[post.pk].tally.votes]
+
+
+def proposal_allowance_of(author: User, *, profile, now: datetime) -> limits.Allowance:
+    """How many more proposals ``author`` may post today and have pending, by the profile's limits."""
+    from datetime import timedelta
+
+    recent = Post.objects.filter(author=author, kind=Kind.PROPOSAL).filter(
+        Q(posted_at__gte=now - timedelta(days=2)) | Q(status=Status.PENDING))
+    own = [limits.OwnProposal(posted_at=p.posted_at, pending=p.status == Status.PENDING, trivial=p.trivial)
+           for p in recent.only("posted_at", "status", "trivial")]
+    return limits.proposal_allowance(profile=profile, now=now, own=own)
+
+
+# An enactment older than this is taken to have been carried out, or to have needed no Ruleset change.
+AWAITING_RULESET_DAYS = 7
+RULESET_SLUG = "ruleset"
+
+
+def enacted_awaiting_ruleset(*, now: datetime) -> list[Post]:
+    """Proposals and CfJs enacted in the last week that no Ruleset revision cites yet, newest first.
+
+    The Ruleset's revisions name the post that caused them (``Revision.post``, reverse name ``revisions``);
+    the lookup goes through that relation so this layer imports nothing of the wiki's.
+    """
+    from datetime import timedelta
+
+    return list(
+        Post.objects.filter(kind__in=(Kind.PROPOSAL, Kind.CFJ), status=Status.ENACTED,
+                            resolutions__outcome="enacted",
+                            resolutions__at__gte=now - timedelta(days=AWAITING_RULESET_DAYS))
+        .exclude(revisions__page__slug=RULESET_SLUG)
+        .distinct()
+        .order_by("-posted_at")[:10]
+    )
+
+
+def votes_on_pending(user: User, state: GameState) -> dict[int, str]:
+    """The last voting icon ``user`` used on each pending matter, in one query."""
+    last: dict[int, str] = {}
+    rows = (Comment.objects.filter(author=user, post__in=[post.pk for post in state.pending], icon__isnull=False)
+            .order_by("at", "pk").values_list("post_id", "icon"))
+    for post_id, icon in rows:
+        last[post_id] = icon
+    return last
+
+
+@dataclass
+class Toteboard:
+    """A pending matter as the front page shows it: counts, age, the viewer's vote, resolvable now."""
+
+    judgement: engine.Judgement
+    deferential_count: int
+    hours: int
+    my_vote: str = ""  # the viewer's effective vote, "" when they have none
+    my_vote_deferred: bool = False  # their DEFERENTIAL counts as the Emperor's vote
+    may_vote: bool = False
+    can_enact_now: bool = False
+    can_fail_now: bool = False
+
+    @property
+    def tally(self) -> engine.Tally:
+        return self.judgement.tally
+
+
+def toteboards(posts: Sequence[Post], *, state: GameState, now: datetime, viewer) -> dict[int, Toteboard]:
+    """Toteboards of the pending matters among ``posts``, with one query for all their votes."""
+    pending = [post for post in posts if post.is_votable and post.is_pending]
+    if not pending:
+        return {}
+    by_post: dict[int, list[Comment]] = defaultdict(list)
+    votes = Comment.objects.filter(post__in=pending, icon__isnull=False).select_related("author")
+    for comment in votes.order_by("at", "pk"):
+        by_post[comment.post_id].append(comment)
+    profile = state.game.rules_profile()
+    electorate = electorate_of(state)
+    oldest = oldest_pending_id(state.pending, profile=profile, now=now)
+    name = viewer.username if viewer.is_authenticated else None
+    boards = {}
+    for post in pending:
+        matter = matter_from(post, by_post[post.pk])
+        judgement = engine.judge(matter, electorate=electorate, profile=profile, now=now)
+        tally = judgement.tally
+        cast = {ballot.comment_id: ballot.icon for ballot in matter.ballots}
+        icons = [cast.get(tally.effective_ballot.get(voter)) for voter in tally.votes]
+        board = Toteboard(judgement=judgement, deferential_count=icons.count(Icon.DEFERENTIAL),
+                          hours=int(tally.open_hours), may_vote=name in state.roster.active_names)
+        if name in tally.votes:
+            board.my_vote = tally.votes[name]
+            board.my_vote_deferred = cast.get(tally.effective_ballot.get(name)) == Icon.DEFERENTIAL \
+                and board.my_vote != Icon.DEFERENTIAL
+        hiatus_forbids = state.hiatus is not None and not limits.hiatus_resolve_allowed(
+            kind=post.kind, profile=profile, hiatus_reason=state.hiatus.reasons).allowed
+        stale = post.kind == Kind.PROPOSAL and engine.is_stale(post.posted_at, profile=profile, now=now)
+        queue_allows = post.kind != Kind.PROPOSAL or post.pk == oldest
+        board.can_enact_now = judgement.can_enact and queue_allows and not hiatus_forbids
+        board.can_fail_now = judgement.can_fail and (queue_allows or stale) and not hiatus_forbids
+        boards[post.pk] = board
+    return boards
+
+
+RECENT_COMMENTS = 5
+
+
+def recent_comments(limit: int = RECENT_COMMENTS) -> list[Comment]:
+    """The latest comments anywhere, for the sidebar: one query that reads the newest rows of the index on
+    ``at`` and only the columns the box shows."""
+    return list(
+        Comment.objects.select_related("author", "post")
+        .only("pk", "at", "text", "icon", "author__username", "post__slug", "post__title")
+        .order_by("-at", "-pk")[:limit]
+    )

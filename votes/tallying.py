@@ -323,3 +323,62 @@ def not_voted(tally: Tally, *, active: frozenset[str]) -> list[str]:
     listed; a player whose only icon does not count (a VETO from someone not the Emperor) is.
     """
     return sorted(name for name in active if name not in tally.votes)
+
+
+# --- Why a comment's icon does or does not decide -----------------------------------------------------
+
+KIND_PLURAL_WORDS = {PROPOSAL: "Proposals", CFJ: "Calls for Judgement", DOV: "Declarations of Victory"}
+NOT_ACTIVE = "{author} has no vote here: not an active Player"
+ONLY_EMPEROR_VETOES = "Only the Emperor may VETO"
+ICON_KINDS_ONLY = "{icon} is a valid vote on {kinds} only"
+EMPEROR_CANNOT_DEFER = "The Emperor cannot vote DEFERENTIAL"
+DEFERRAL_WAITING = "DEFERENTIAL counts only while the Emperor has a valid vote other than VETO"
+SELF_KILL_LOCKED = "The author's AGAINST may not be changed"
+STILL_COUNTS = "{author}'s {vote} still counts"
+AUTHOR_COUNTS_FOR = "the author counts as FOR"
+
+
+def why_not_counted(ballot: Ballot, *, matter: Matter, electorate: Electorate, profile: Profile,
+                    tally: Tally) -> str:
+    """Why a comment's voting icon is not a vote, and which vote of its author counts instead."""
+    author, icon = ballot.author, ballot.icon
+    if author not in electorate.active:
+        reason = NOT_ACTIVE.format(author=author)
+    elif icon == VETO and author != electorate.emperor:
+        reason = ONLY_EMPEROR_VETOES
+    elif icon == VETO and matter.kind not in profile.veto_kinds:
+        reason = ICON_KINDS_ONLY.format(icon="VETO", kinds=_kinds_words(profile.veto_kinds))
+    elif icon == DEFERENTIAL and author == electorate.emperor:
+        reason = EMPEROR_CANNOT_DEFER
+    elif icon == DEFERENTIAL and matter.kind not in profile.deferential_kinds:
+        reason = ICON_KINDS_ONLY.format(icon="DEFERENTIAL", kinds=_kinds_words(profile.deferential_kinds))
+    elif author == matter.author and matter.kind == PROPOSAL and not profile.self_kill_sticky and tally.self_killed:
+        reason = SELF_KILL_LOCKED
+    elif icon == DEFERENTIAL:
+        reason = DEFERRAL_WAITING
+    else:
+        return ""
+    counted = tally.votes.get(author)
+    if counted in (FOR, AGAINST) and tally.effective_ballot.get(author) != ballot.comment_id:
+        if tally.effective_ballot.get(author) is None and author == matter.author:
+            return f"{reason}; {AUTHOR_COUNTS_FOR}"
+        return f"{reason}; " + STILL_COUNTS.format(author=author, vote=counted.upper())
+    return reason
+
+
+def still_decides(ballot: Ballot, *, matter: Matter, electorate: Electorate, profile: Profile,
+                  tally: Tally, first_of_its_kind: bool) -> str:
+    """For a sticky veto or self-kill that a later vote replaced: what it still decides ("vetoed")."""
+    if not first_of_its_kind or matter.kind != PROPOSAL:
+        return ""
+    if ballot.icon == VETO and tally.vetoed and profile.veto_sticky and ballot.author == electorate.emperor:
+        return "vetoed"
+    if (ballot.icon == AGAINST and tally.self_killed and profile.self_kill_sticky
+            and ballot.author == matter.author):
+        return "self-killed"
+    return ""
+
+
+def _kinds_words(kinds: frozenset[str]) -> str:
+    words = [KIND_PLURAL_WORDS[kind] for kind in VOTABLE_KINDS if kind in kinds]
+    return " and ".join(words) if words else "no matter"

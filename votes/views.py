@@ -13,9 +13,10 @@ from django.views.decorators.http import require_GET, require_POST
 from dynasties.models import Game
 from votes.forms import CommentForm, PostForm, ReopenForm
 from votes.limits import EDIT_ONLY_AUTHOR, LimitVerdict
-from votes.models import Post
+from votes.markup import render_markdown
+from votes.models import MAX_BODY_BYTES, Post
 from votes.posting import EditForbidden, PostError, post_create, post_edit
-from votes.selectors import edit_verdict_for, matter_view
+from votes.selectors import edit_verdict_for, enacted_awaiting_ruleset, matter_view, proposal_allowance_of
 from votes.services import VoteError, comment_add, dov_emperor_decide, matter_reopen, matter_resolve
 from votes.state import game_state
 
@@ -76,19 +77,29 @@ def tally_box(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
+ONLY_PLAYERS_POST = "Only players may post: your account may comment but not post."
+
+
 @login_required
 def new_post(request: HttpRequest) -> HttpResponse:
-    form = PostForm(request.POST or None, initial={"kind": request.GET.get("kind", "proposal")})
+    now = timezone.now()
+    request.game_state = state = game_state(now)
+    if not request.user.is_player:
+        return render(request, "votes/new_post.html", {"not_player": ONLY_PLAYERS_POST},
+                      status=403 if request.method == "POST" else 200)
+    profile = state.game.rules_profile()
+    form = PostForm(request.POST or None, initial={"kind": request.GET.get("kind", "proposal")}, profile=profile)
     if request.method == "POST" and form.is_valid():
         try:
-            post = post_create(author=request.user, now=timezone.now(), **form.cleaned_data)
+            post = post_create(author=request.user, now=now, **form.cleaned_data)
         except PostError as error:
             form.add_error(None, str(error))
         else:
             messages.success(request, f"Posted “{post.title}”.")
             return redirect(post)
     status = 400 if request.method == "POST" else 200
-    return render(request, "votes/new_post.html", {"form": form}, status=status)
+    allowance = proposal_allowance_of(request.user, profile=profile, now=now)
+    return render(request, "votes/new_post.html", {"form": form, "allowance": allowance}, status=status)
 
 
 def _require_admin(request: HttpRequest) -> None:
@@ -110,9 +121,8 @@ def admin_panel(request: HttpRequest) -> HttpResponse:
         .distinct()
         .order_by("-posted_at")[:10]
     )
-    just_enacted = request.session.pop("enacted_for_ruleset", None)
     return render(request, "votes/admin_panel.html", {"views": views, "recent": recent, "reopen_form": ReopenForm(),
-                                                      "just_enacted": just_enacted})
+                                                      "awaiting_ruleset": enacted_awaiting_ruleset(now=now)})
 
 
 @require_POST
@@ -126,8 +136,6 @@ def resolve(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         post.refresh_from_db()
         messages.success(request, f"“{post.title}”: {post.display_status}.")
-        if post.outcome == "enacted" and post.kind in ("proposal", "cfj"):
-            request.session["enacted_for_ruleset"] = [post.slug, f"Enacting {post.get_kind_display()}: {post.subject}"]
     return redirect("admin_panel")
 
 
@@ -160,7 +168,7 @@ def edit_post(request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "votes/new_post.html", {"editing": post, "refused": verdict.message}, status=403)
     initial = {"kind": post.kind, "title": post.title, "body": post.body, "flavour": post.flavour,
                "trivial": post.trivial}
-    form = PostForm(request.POST or None, initial=initial)
+    form = PostForm(request.POST or None, initial=initial, profile=Game.load().rules_profile())
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -192,3 +200,18 @@ def emperor_decide(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         messages.success(request, f"You ruled the win {'legal' if legal else 'illegal'}.")
     return redirect(post)
+
+
+PREVIEW_TOO_LONG = "Too long to preview: a post or comment may be at most 100 KB."
+
+
+@require_POST
+def markdown_preview(request: HttpRequest) -> HttpResponse:
+    """The post's body or the comment's text as saving would render it, for the forms' Preview button."""
+    if not request.user.is_authenticated:
+        raise PermissionDenied("Log in to preview.")
+    source = request.POST.get("body", request.POST.get("text", ""))
+    if len(source.encode("utf-8")) > MAX_BODY_BYTES:
+        return HttpResponse(f'<p class="message error">{PREVIEW_TOO_LONG}</p>', status=400)
+    html = render_markdown(source) if source.strip() else '<p class="muted">Nothing to preview yet.</p>'
+    return HttpResponse(html)

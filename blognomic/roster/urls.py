@@ -4,6 +4,7 @@ from blognomic.roster import views
 
 urlpatterns = [
     path("join/", views.join, name="join"),
+    path("join/sent/", views.join_sent, name="join_sent"),
     path("roster/", views.roster, name="roster"),
     path("roster/applications/<int:pk>/", views.application_decide, name="application_decide"),
     path("roster/<path:name>/idle/", views.idle, name="idle"),

@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from blognomic.addresses import client_address
@@ -31,8 +32,17 @@ def join(request: HttpRequest) -> HttpResponse:
         except services.RosterError as error:
             form.add_error(None, str(error))
         else:
-            return render(request, "dynasties/join_sent.html", {"name": form.cleaned_data["name"]})
+            # Redirect after the POST, so reloading the confirmation does not send the application again.
+            request.session["application_sent"] = form.cleaned_data["name"]
+            return redirect("join_sent")
     return render(request, "dynasties/join.html", {"form": form}, status=400 if request.method == "POST" else 200)
+
+
+def join_sent(request: HttpRequest) -> HttpResponse:
+    name = request.session.get("application_sent")
+    if not name:
+        return redirect("join")
+    return render(request, "dynasties/join_sent.html", {"name": name})
 
 
 def _require_admin(request: HttpRequest) -> None:
@@ -74,12 +84,21 @@ def application_decide(request: HttpRequest, pk: int) -> HttpResponse:
         f"The application from {application.name} was rejected.", "roster")
 
 
+def _back_to(request: HttpRequest, default: str) -> str:
+    """Where the form came from (the roster or a player's page), if it is an address of this site."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                  require_https=request.is_secure()):
+        return target
+    return default
+
+
 @require_POST
 @login_required
 def idle(request: HttpRequest, name: str) -> HttpResponse:
     user = get_object_or_404(User, username=name)
     return _acted(request, lambda: services.player_idle(user=user, by=request.user, now=timezone.now()),
-                  f"{user} is now idle.", user.get_absolute_url())
+                  f"{user} is now idle.", _back_to(request, user.get_absolute_url()))
 
 
 @require_POST
@@ -87,7 +106,7 @@ def idle(request: HttpRequest, name: str) -> HttpResponse:
 def unidle(request: HttpRequest, name: str) -> HttpResponse:
     user = get_object_or_404(User, username=name)
     return _acted(request, lambda: services.player_unidle(user=user, by=request.user, now=timezone.now()),
-                  f"{user} is active again.", user.get_absolute_url())
+                  f"{user} is active again.", _back_to(request, user.get_absolute_url()))
 
 
 @require_POST

@@ -16,7 +16,7 @@ class AscensionForm(forms.Form):
     )
     body = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), required=False, help_text="Markdown.")
 
-    def __init__(self, *args, rules=(), columns=(), **kwargs):
+    def __init__(self, *args, rules=(), columns=(), rows=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["keep_rules"] = forms.MultipleChoiceField(
             choices=[(rule.anchor, f"{rule.number} {rule.title}") for rule in rules], required=False,
@@ -26,6 +26,10 @@ class AscensionForm(forms.Form):
         self.fields["keep_columns"] = forms.MultipleChoiceField(
             choices=[(name, name) for name in columns], required=False, widget=forms.CheckboxSelectMultiple,
             label="GNDT columns to keep", help_text="The new table starts with these, at their defaults.",
+        )
+        self.fields["keep_rows"] = forms.MultipleChoiceField(
+            choices=[(name, name) for name in rows], required=False, widget=forms.CheckboxSelectMultiple,
+            label="GNDT rows to keep", help_text="Rows that are not players, such as a shared pot.",
         )
 
     def clean_extra_renames(self) -> dict[str, str]:

@@ -80,15 +80,22 @@ def _clean_term(term: str, what: str) -> str:
 
 def ascension_address_post(*, author: User, title: str, body: str, theme: str, player_term: str,
                            emperor_term: str, keep_rules: list[str], keep_columns: list[str],
-                           extra_renames: dict[str, str] | None = None, now: datetime) -> Post:
+                           keep_rows: list[str] = (), extra_renames: dict[str, str] | None = None,
+                           now: datetime) -> Post:
     """The new Emperor's Ascension Address: one post, one ruleset revision, a fresh GNDT; hiatus ends.
 
     The old Ruleset is kept as a snapshot named after the dynasty that just ended; the new terms replace
     the old throughout the Ruleset (with ``extra_renames`` for things such as 2005's currency), and the
-    dynastic rules not in ``keep_rules`` are repealed, all in one revision.
+    dynastic rules not in ``keep_rules`` are repealed, all in one revision. The same renames reach every
+    gamestate page and the new GNDT's kept columns and kept rows that are not players (``keep_rows``).
     """
     from gndt.services import gndt_start_dynasty
-    from ruleset.services import WikiError, ruleset_apply_ascension, ruleset_snapshot
+    from ruleset.services import (
+        WikiError,
+        gamestate_pages_replace_keywords,
+        ruleset_apply_ascension,
+        ruleset_snapshot,
+    )
     from votes.models import title_subject
     from votes.posting import BODY_TOO_LONG, EMPTY_SUBJECT, unique_slug
 
@@ -124,10 +131,13 @@ def ascension_address_post(*, author: User, title: str, body: str, theme: str, p
                 ruleset_snapshot(dynasty_number=previous.number, now=now, author=author)
             ruleset_apply_ascension(replacements=renames, keep_anchors=keep_rules, author=author, now=now,
                                     post=post, summary=f"Ascension Address: {title_subject(title)}")
+            gamestate_pages_replace_keywords(replacements=renames, author=author, now=now, post=post,
+                                             summary=f"Ascension Address: {title_subject(title)}")
         except WikiError as error:
             raise SuccessionError(str(error)) from error
         if previous is not None:
-            gndt_start_dynasty(old_dynasty=previous, new_dynasty=dynasty, keep_columns=keep_columns, now=now)
+            gndt_start_dynasty(old_dynasty=previous, new_dynasty=dynasty, keep_columns=keep_columns,
+                               keep_rows=keep_rows, renames=renames, now=now)
         dynasty.theme = theme.strip()[:200]
         dynasty.player_term, dynasty.player_term_plural = player_term, ""
         dynasty.emperor_term = emperor_term

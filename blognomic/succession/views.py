@@ -12,7 +12,7 @@ from blognomic.succession.forms import AscensionForm, HandOverForm
 from blognomic.succession.selectors import dynasty_history
 from blognomic.succession.services import SuccessionError, ascension_address_post, emperor_hand_over
 from dynasties.models import Dynasty, User
-from gndt.models import Column
+from gndt.models import Column, Row
 from ruleset.models import Page
 from ruleset.structure import parse_ruleset
 from votes.state import game_state
@@ -38,7 +38,9 @@ def _ascension_choices(dynasty: Dynasty):
                 rules = list(section.rules)
     previous = Dynasty.objects.filter(number__lt=dynasty.number).order_by("-number").first()
     columns = list(Column.objects.filter(dynasty=previous).values_list("name", flat=True)) if previous else []
-    return rules, columns
+    rows = list(Row.objects.in_use().filter(dynasty=previous, user=None).order_by("order", "name")
+                .values_list("name", flat=True)) if previous else []
+    return rules, columns, rows
 
 
 @login_required
@@ -50,11 +52,11 @@ def ascension(request: HttpRequest) -> HttpResponse:
     if dynasty is None or not dynasty.awaiting_ascension:
         return render(request, "error.html", {"message": "No new dynasty is waiting for an Ascension Address."},
                       status=404)
-    rules, columns = _ascension_choices(dynasty)
+    rules, columns, rows = _ascension_choices(dynasty)
     initial = {"player_term": dynasty.player_term, "emperor_term": dynasty.emperor_term,
-               "keep_columns": columns}
+               "keep_columns": columns, "keep_rows": rows}
     form = AscensionForm(request.POST if request.POST.get("step") == "ascend" else None, initial=initial,
-                         rules=rules, columns=columns)
+                         rules=rules, columns=columns, rows=rows)
     hand_over = HandOverForm(request.POST if request.POST.get("step") == "hand-over" else None)
     if request.method == "POST" and request.POST.get("step") == "hand-over" and hand_over.is_valid():
         target = User.objects.filter(username=hand_over.cleaned_data["to"]).first()
@@ -73,7 +75,7 @@ def ascension(request: HttpRequest) -> HttpResponse:
             post = ascension_address_post(
                 author=request.user, title=data["title"], body=data["body"], theme=data["theme"],
                 player_term=data["player_term"], emperor_term=data["emperor_term"],
-                keep_rules=data["keep_rules"], keep_columns=data["keep_columns"],
+                keep_rules=data["keep_rules"], keep_columns=data["keep_columns"], keep_rows=data["keep_rows"],
                 extra_renames=data["extra_renames"], now=now,
             )
         except SuccessionError as error:

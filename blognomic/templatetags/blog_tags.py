@@ -49,3 +49,14 @@ def minutes(duration) -> str:
     """A timedelta as "15 minutes" (or "1 minute")."""
     count = int(duration.total_seconds() // 60) if duration else 0
     return f"{count} minute{'' if count == 1 else 's'}"
+
+
+@register.filter
+def to_the_second(moment):
+    """A moment from which something is allowed, shown to the second: a fraction rounds up, since at the
+    whole second before it the action is not yet allowed."""
+    if moment is None or not moment.microsecond:
+        return moment
+    from datetime import timedelta
+
+    return moment.replace(microsecond=0) + timedelta(seconds=1)

@@ -7,13 +7,14 @@ The time is always passed in (``now``); nothing here reads the clock.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
 
 from django.db import transaction
 
 from dynasties.models import Dynasty, User
+from dynasties.terms import replace_keywords
 from gndt import dice
 from gndt.actions import ActionSpec
 from gndt.models import (
@@ -58,6 +59,7 @@ LIST_NOT_THERE = "There is no {name} list to remove."
 NEW_DYNASTY_NOT_LATER = "Dynasty {new} does not come after Dynasty {old}, so its GNDT cannot follow on."
 NEW_DYNASTY_HAS_TABLE = "{dynasty} already has a GNDT; it was started before."
 KEEP_UNKNOWN = "{dynasty} has no column “{column}” to keep."
+KEEP_UNKNOWN_ROW = "{dynasty} has no row “{row}” (other than a player's) to keep."
 LIST_NAME_PATTERN = re.compile(r"[A-Z][A-Z0-9]{0,29}")
 
 
@@ -446,14 +448,18 @@ def gndt_start_dynasty(
     keep_columns: Iterable[str],
     now: datetime,
     by: User | None = None,
+    keep_rows: Iterable[str] = (),
+    renames: Mapping[str, str] | None = None,
 ) -> Update | None:
     """Start ``new_dynasty``'s GNDT with the columns of ``old_dynasty`` named in ``keep_columns``.
 
     The kept columns keep their rules but not their values: every active player gets a row with each
     column's starting value (Ruleset 21's stats "reset to zero or blank" at a new dynasty). Rows already
     made in the new dynasty (a player who joined while it awaited its Ascension Address) are kept and get
-    the starting values too. The old table becomes read-only, since a later dynasty now follows it.
-    Returns the update that logs the starting values (None when there were none to write).
+    the starting values too. Rows that are not players named in ``keep_rows`` ("The Storehouse") are kept
+    the same way. ``renames`` (old → new, the Ascension's keyword replacement) applies to the kept columns'
+    names and descriptions and the kept rows' names. The old table becomes read-only, since a later dynasty
+    now follows it. Returns the update that logs the starting values (None when there were none to write).
     """
     require_admin(by, "start a new GNDT")
     if new_dynasty.number <= old_dynasty.number:
@@ -467,8 +473,15 @@ def gndt_start_dynasty(
         if unknown:
             raise refusal([KEEP_UNKNOWN.format(dynasty=old_dynasty.name, column=name) for name in unknown])
         kept = sorted((old_columns[name] for name in dict.fromkeys(keep)), key=lambda c: (c.order, c.pk))
+
+        def renamed(text: str) -> str:
+            return replace_keywords(text, renames) if renames and text else text
+
         Column.objects.bulk_create(
-            Column(dynasty=new_dynasty, **{key: getattr(column, key) for key in COLUMN_FIELDS})
+            Column(dynasty=new_dynasty, **{
+                **{key: getattr(column, key) for key in COLUMN_FIELDS},
+                "name": renamed(column.name), "description": renamed(column.description),
+            })
             for column in kept
         )
         # Players keep their place from the old table; newcomers follow in name order.
@@ -490,6 +503,17 @@ def gndt_start_dynasty(
         Row.objects.bulk_create(
             Row(dynasty=new_dynasty, user=user, name=user.username, order=first + i + 1)
             for i, user in enumerate(players)
+        )
+        others = {row.name: row for row in Row.objects.in_use().filter(dynasty=old_dynasty, user=None)}
+        keep_others = [name.strip() for name in keep_rows if name.strip()]
+        unknown = [name for name in keep_others if name not in others]
+        if unknown:
+            raise refusal([KEEP_UNKNOWN_ROW.format(dynasty=old_dynasty.name, row=name) for name in unknown])
+        after = first + len(players)
+        Row.objects.bulk_create(
+            Row(dynasty=new_dynasty, name=renamed(name), order=after + i + 1)
+            for i, name in enumerate(sorted(dict.fromkeys(keep_others), key=lambda n: (others[n].order, n)))
+            if renamed(name) not in taken
         )
         rows = list(Row.objects.in_use().filter(dynasty=new_dynasty))
         writes = _starting_writes(rows, new_dynasty)

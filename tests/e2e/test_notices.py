@@ -25,11 +25,11 @@ def test_voting_clears_not_voted_and_a_named_player_gets_a_notice(browser, live_
     voter = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
     log_in(voter, live_server.url, "P04", PASSWORD, proposal.get_absolute_url())
     expect(voter.locator("#awaiting-vote")).to_contain_text("Proposal: Brass Foghorns")
-    expect(voter.locator(".not-voted")).to_contain_text("P04")
+    expect(voter.locator(".not-voted-list")).to_contain_text("P04")
     voter.fill("#comment-text", "Yes, and P05 should look at the budget.")
     voter.click("button.vote-for")
-    expect(voter.locator(".not-voted")).not_to_contain_text("P04")
-    expect(voter.locator(".not-voted")).to_contain_text("Not voted yet (3)")
+    expect(voter.locator(".not-voted-list")).not_to_contain_text("P04")
+    expect(voter.locator(".not-voted-list")).to_contain_text("Not voted yet (3)")
     voter.screenshot(path=os.path.join(screenshots_dir, "not-voted-after-vote.png"), full_page=True)
 
     notices_send(now=timezone.now())  # what beat runs every minute
