@@ -6,12 +6,16 @@ from django.urls import include, path
 
 from blognomic import views
 from blognomic.feeds import LatestPostsFeed
+from dynasties.inputs import register_path_converters
+
+register_path_converters()
+handler404 = "blognomic.views.page_not_found"
 
 urlpatterns = [
     path("", views.front_page, name="front_page"),
     path("healthz/", views.healthz, name="healthz"),
     path("feed/", LatestPostsFeed(), name="feed"),
-    path("<int:year>/<int:month>/", views.month_archive, name="month_archive"),
+    path("<num:year>/<num:month>/", views.month_archive, name="month_archive"),
     path("category/<slug:category>/", views.category, name="category"),
     path("posts/<str:slug>/", views.post_detail, name="post_detail"),
     path("players/<path:name>/", views.player_detail, name="player_detail"),

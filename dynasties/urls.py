@@ -1,11 +1,14 @@
 from django.urls import path
 
 from dynasties import views
+from dynasties.inputs import register_path_converters
+
+register_path_converters()
 
 urlpatterns = [
     path("join/", views.join, name="join"),
     path("roster/", views.roster, name="roster"),
-    path("roster/applications/<int:pk>/", views.application_decide, name="application_decide"),
+    path("roster/applications/<num:pk>/", views.application_decide, name="application_decide"),
     path("roster/<path:name>/idle/", views.idle, name="idle"),
     path("roster/<path:name>/unidle/", views.unidle, name="unidle"),
     path("roster/<path:name>/rename/", views.rename, name="rename"),
@@ -15,5 +18,5 @@ urlpatterns = [
     path("notices/", views.notifications, name="notifications"),
     path("core-rules/", views.core_rules, name="core_rules"),
     path("dynasties/", views.dynasty_list, name="dynasty_list"),
-    path("dynasties/<int:number>/", views.dynasty_detail, name="dynasty_detail"),
+    path("dynasties/<num:number>/", views.dynasty_detail, name="dynasty_detail"),
 ]

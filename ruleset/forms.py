@@ -7,6 +7,7 @@ import re
 from django import forms
 
 from blognomic.models import Post
+from dynasties.inputs import MAX_INTEGER, MomentField
 from ruleset.models import Page
 
 _POST_ADDRESS = re.compile(r"/posts/(?P<slug>[^/]+)/?$")
@@ -45,7 +46,7 @@ class RevisionForm(forms.Form):
         help_text="Optional: the address or slug of the post that caused this change, such as the enacted "
         "proposal.",
     )
-    base = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    base = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=MAX_INTEGER)
 
 
 class NewPageForm(forms.Form):
@@ -62,10 +63,4 @@ class NewPageForm(forms.Form):
 
 
 class AsOfForm(forms.Form):
-    at = forms.DateTimeField(
-        label="As it stood at (UTC)",
-        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S",
-                       "%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%d"],
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local", "step": "1"}, format="%Y-%m-%dT%H:%M:%S"),
-        error_messages={"invalid": "Give a time such as 2016-07-25T12:00 (UTC)."},
-    )
+    at = MomentField(label="As it stood at (UTC)")
