@@ -10,7 +10,8 @@ import re
 
 from django import forms
 
-from dynasties.inputs import MAX_INTEGER, MomentField
+from dynasties.inputs import MomentField
+from dynasties.parsing import MAX_INTEGER
 from gndt.models import Action, Column, Row, ScheduledEffect
 
 

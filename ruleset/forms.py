@@ -7,7 +7,8 @@ import re
 from django import forms
 
 from blognomic.models import Post
-from dynasties.inputs import MAX_INTEGER, MomentField
+from dynasties.inputs import MomentField
+from dynasties.parsing import MAX_INTEGER
 from ruleset.models import Page
 
 _POST_ADDRESS = re.compile(r"/posts/(?P<slug>[^/]+)/?$")

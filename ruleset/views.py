@@ -21,7 +21,8 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from dynasties.inputs import MAX_INTEGER, path_number, query_number
+from dynasties.inputs import path_number, query_number
+from dynasties.parsing import MAX_INTEGER
 from dynasties.selectors import game_state
 from ruleset import selectors
 from ruleset.diffing import render_inline_diff, render_side_by_side_diff

@@ -17,7 +17,8 @@ from django.test import Client
 from django.urls import reverse
 
 from blognomic.models import Comment, Post
-from dynasties.inputs import (
+from dynasties.models import Application, User
+from dynasties.parsing import (
     BAD_MOMENT,
     BAD_NUMBER,
     MAX_BIGINT,
@@ -25,7 +26,6 @@ from dynasties.inputs import (
     MOMENT_OUT_OF_RANGE,
     NUMBER_TOO_LARGE,
 )
-from dynasties.models import Application, User
 from gndt.models import Action, Cell, Column, Row, ScheduledEffect, Update
 from ruleset.models import Page, ProtectionChange, Revision
 from ruleset.services import page_create, revision_add
@@ -241,6 +241,23 @@ def test_a_twenty_digit_base_revision_is_refused(game, now):
     response = logged_in("P02").post("/wiki/ruleset/edit/", {"text": "x", "base": TWENTY_DIGITS})
     assert_refused(response, 400, "Ensure this value is")
     assert snapshot() == before
+
+
+@pytest.mark.parametrize("raw", ["²", "٣", "9" * 25, "-1"])
+def test_a_core_rule_value_that_is_no_ascii_number_is_refused(game, t0, raw):
+    """``"²".isdigit()`` is true; the core-rules form once turned it into a 500. Now it says what it takes."""
+    from dynasties.models import RuleChange
+    from tests.factories import vote
+    from votes.services import matter_resolve
+
+    for name in ("P04", "P05"):
+        vote(game.proposal, game.player(name), "for", at=t0 + timedelta(hours=1))
+    matter_resolve(post=game.proposal, admin=game.admin, action="enact", now=t0 + timedelta(hours=13))
+    with time_machine.travel(t0 + timedelta(hours=14), tick=False):
+        response = logged_in("P02").post("/core-rules/", {"proposal": game.proposal.slug,
+                                                          "parameter": "pending_limit", "value": raw}, follow=True)
+    assert_refused(response, 200, "pending_limit takes a whole number of 0 or more")
+    assert not RuleChange.objects.exists()
 
 
 # --- NUL bytes -------------------------------------------------------------------------------------------
