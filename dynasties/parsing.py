@@ -33,7 +33,8 @@ def parse_moment(value: str) -> datetime:
     text = value.strip().replace(" ", "T", 1)
     if text.endswith(("Z", "z")):
         text = text[:-1] + "+00:00"
-    if not text or len(text) > MAX_MOMENT_LENGTH or not text.isascii():
+    # isprintable() also refuses a NUL byte, after which datetime.fromisoformat ignores the rest.
+    if not text or len(text) > MAX_MOMENT_LENGTH or not text.isascii() or not text.isprintable():
         raise InputError(BAD_MOMENT.format(value=value))
     try:
         moment = datetime.fromisoformat(text)

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
 
-from blognomic.archive.fields import FORMAT, VERSION, ArchiveError, Reader, check_text
+from blognomic.archive.fields import FORMAT, VERSION, ArchiveError, Reader, check_json
 from blognomic.markup import render_markdown
 from blognomic.models import VOTABLE_KINDS, Comment, Kind, Post, Status
 from dynasties.models import PROFILE_CHOICES, Absence, Dynasty, Game, PlayerNameValidator, User
@@ -209,7 +209,7 @@ def _parse_post(r: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> 
         tally = res.data.get("tally")
         if tally is not None and not isinstance(tally, dict):
             raise ArchiveError(res.at("tally"), "must be an object (the final tally) or null")
-        _check_json_texts(tally, res.at("tally"))
+        check_json(tally, res.at("tally"))
         resolution = {"by": _name(res, "by", parsed, required=False), "at": at, "outcome": outcome,
                       "note": res.text("note", required=False), "tally": tally or {}}
     elif res is not None:
@@ -230,19 +230,6 @@ def _parse_post(r: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> 
         "anonymous": r.boolean("anonymous"),
         "admin_note": r.text("admin_note", required=False),
     }
-
-
-def _check_json_texts(value: Any, path: str) -> None:
-    """Every string inside free-form JSON must be storable too (keys included)."""
-    if isinstance(value, str):
-        check_text(value, path)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            check_text(key, path)
-            _check_json_texts(item, f"{path}.{key}")
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            _check_json_texts(item, f"{path}[{index}]")
 
 
 def _parse_rule_change(r: Reader, parsed: Parsed, ids: set[str]) -> dict:
