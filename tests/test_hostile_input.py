@@ -212,6 +212,9 @@ TWENTY_DIGITS = "9" * 20
     f"/dynasties/{TWENTY_DIGITS}/",
     f"/{TWENTY_DIGITS}/07/",
     "/gndt/updates/9223372036854775808/",
+    "/wiki/ruleset/r/5000000000/",
+    "/dynasties/5000000000/",
+    "/gndt/dynasty/5000000000/",
 ])
 def test_a_twenty_digit_number_in_an_address_is_not_found(client, game, now, address):
     """SQLite's integers are 64 bits wide: a wider number in an address is a 404, not an overflow."""
