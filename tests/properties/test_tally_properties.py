@@ -68,7 +68,7 @@ def orders(sequences: dict[str, list]):
     return st.permutations(slots)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(data=st.data(), profile=profiles, kind=kinds, electorate=electorates(), sequences=voter_sequences(),
        author=st.sampled_from(NAMES), hours=st.integers(min_value=1, max_value=24 * 9))
 def test_a_tally_does_not_depend_on_how_voters_interleave(data, profile, kind, electorate, sequences, author,
@@ -113,7 +113,7 @@ def seed_grants_both(judged, matter: Matter, profile, now) -> str | None:
     return None
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(data=st.data(), profile=profiles, kind=kinds, electorate=electorates(), sequences=voter_sequences(),
        author=st.sampled_from(NAMES), minutes=st.integers(min_value=0, max_value=60 * 24 * 10),
        trivial_title=st.booleans())
