@@ -7,9 +7,14 @@ import pytest
 
 from blognomic.archive.fields import NOT_FINITE, NUL_IN_TEXT
 from dynasties.parsing import BAD_MOMENT, InputError, parse_moment
-from tests.properties.test_archive_properties import archive, attempt, get, leaves, replaced  # noqa: F401
+from tests.properties.archives import attempt, exported_game, get, leaves, replaced
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def archive(t0) -> dict:
+    return exported_game(t0)
 
 
 @pytest.mark.parametrize("path", ["players[0].joined_at", "posts[0].comments[0].at", "gndt.columns[0].created_at",
@@ -29,7 +34,7 @@ def test_a_moment_typed_with_a_nul_byte_is_refused():
 
 
 def roll_paths(archive) -> list[str]:
-    return [path for path, _ in leaves(archive) if ".rolls[" in path and isinstance(get(archive, dict(leaves(archive))[path]), str)]
+    return [path for path, keys in leaves(archive) if ".rolls[" in path and isinstance(get(archive, keys), str)]
 
 
 @pytest.mark.parametrize("field", ["text", "token", "kind"])
