@@ -50,6 +50,8 @@ MIDDLEWARE = [
     "blognomic.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Before anything reads the session or the database: PostgreSQL cannot compare text holding a NUL byte.
+    "blognomic.middleware.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -59,6 +61,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "blognomic.middleware.BadInputMiddleware",
 ]
 
 ROOT_URLCONF = "blognomic.urls"

@@ -8,6 +8,11 @@ from blognomic import views
 from blognomic.api.views import api
 from blognomic.feeds import CategoryFeed, LatestPostsFeed, NoticesFeed, PostCommentsFeed
 from blognomic.search import views as search_views
+from dynasties.inputs import register_path_converters
+
+register_path_converters()
+handler404 = "blognomic.views.page_not_found"
+
 
 urlpatterns = [
     path("", views.front_page, name="front_page"),
@@ -16,7 +21,7 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("feed/", LatestPostsFeed(), name="feed"),
     path("search/", search_views.search, name="search"),
-    path("<int:year>/<int:month>/", views.month_archive, name="month_archive"),
+    path("<num:year>/<num:month>/", views.month_archive, name="month_archive"),
     path("category/<slug:category>/", views.category, name="category"),
     path("category/<slug:category>/feed/", CategoryFeed(), name="category_feed"),
     path("posts/<str:slug>/comments/feed/", PostCommentsFeed(), name="post_comments_feed"),

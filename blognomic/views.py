@@ -56,9 +56,15 @@ def front_page(request: HttpRequest) -> HttpResponse:
     return _listing(request, Post.objects.all(), template="blog/front_page.html", sticky=sticky)
 
 
+NO_SUCH_MONTH = "No such month: the archive has a page for each month from January 2000 to this one."
+NO_PAGE_HERE = "There is no page at this address."
+
+
 def month_archive(request: HttpRequest, year: int, month: int) -> HttpResponse:
-    if not 1 <= month <= 12 or not 2000 <= year <= 9999:
-        raise Http404("No such month.")
+    # A month yet to begin has no posts, and the end of December 9999 is beyond any datetime.
+    today = timezone.now()
+    if not 1 <= month <= 12 or not 2000 <= year or (year, month) > (today.year, today.month):
+        raise Http404(NO_SUCH_MONTH)
     start = datetime(year, month, 1, tzinfo=UTC)
     end = datetime(year + month // 12, month % 12 + 1, 1, tzinfo=UTC)
     posts = Post.objects.filter(posted_at__gte=start, posted_at__lt=end)
@@ -141,3 +147,9 @@ def favicon(request: HttpRequest) -> HttpResponse:
     from django.templatetags.static import static
 
     return redirect(static("favicon.svg"), permanent=True)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The site's 404 page, with the message the view gave (``Http404("No such month.")``) when it gave one."""
+    message = exception.args[0] if exception.args and isinstance(exception.args[0], str) else NO_PAGE_HERE
+    return render(request, "404.html", {"message": message, "request_path": request.path}, status=404)

@@ -40,7 +40,7 @@ class NotATime(ValueError):
 
 def parse_iso_time(value: object) -> datetime:
     """An aware UTC datetime from an ISO 8601 string that carries its time zone (``Z`` or ``+02:00``)."""
-    if not isinstance(value, str):
+    if not isinstance(value, str) or "\x00" in value:  # fromisoformat ignores what follows a NUL after a time
         raise NotATime(value)
     try:
         moment = datetime.fromisoformat(value)

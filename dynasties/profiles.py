@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from dynasties.parsing import InputError, parse_whole_number
+
 # How a DEFERENTIAL vote is read.
 DEFER_TO_EMPEROR = "emperor_vote"  # 2005/2008: it counts as the Emperor's vote, or abstains without one
 DEFER_WHILE_EMPEROR_VOTES = "while_emperor_votes"  # 2016: valid only while the Emperor votes FOR/AGAINST
@@ -367,8 +369,10 @@ def parse_parameter(parameter: str, raw: str) -> object:
         if text in ("no", "false", "0"):
             return False
         raise ValueError(BAD_PARAMETER_VALUE.format(parameter=parameter, expected="yes or no", raw=raw))
-    if text.isdigit() and int(text) <= 100_000:
-        return int(text)
+    try:
+        return parse_whole_number(text, maximum=100_000)
+    except InputError:
+        pass
     expected = "a whole number of 0 or more" + (", or none" if nullable else "")
     raise ValueError(BAD_PARAMETER_VALUE.format(parameter=parameter, expected=expected, raw=raw))
 

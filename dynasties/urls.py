@@ -1,6 +1,9 @@
 from django.urls import path
 
 from dynasties import views
+from dynasties.inputs import register_path_converters
+
+register_path_converters()
 
 urlpatterns = [
     path("notices/", views.notifications, name="notifications"),

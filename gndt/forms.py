@@ -7,10 +7,11 @@ services, whose ``GndtError`` the views attach to the form.
 from __future__ import annotations
 
 import re
-from datetime import UTC
 
 from django import forms
 
+from dynasties.inputs import MomentField
+from dynasties.parsing import MAX_INTEGER
 from gndt.models import Action, Column, Row, ScheduledEffect
 
 
@@ -25,8 +26,14 @@ def split_entries(text: str) -> list[str]:
 class ColumnForm(forms.Form):
     name = forms.CharField(max_length=60, help_text=Column._meta.get_field("name").help_text)
     kind = forms.ChoiceField(choices=Column.KIND_CHOICES, help_text=Column._meta.get_field("kind").help_text)
-    minimum = forms.IntegerField(required=False, help_text=Column._meta.get_field("minimum").help_text)
-    maximum = forms.IntegerField(required=False, help_text=Column._meta.get_field("maximum").help_text)
+    minimum = forms.IntegerField(
+        required=False, min_value=-MAX_INTEGER, max_value=MAX_INTEGER,
+        help_text=Column._meta.get_field("minimum").help_text,
+    )
+    maximum = forms.IntegerField(
+        required=False, min_value=-MAX_INTEGER, max_value=MAX_INTEGER,
+        help_text=Column._meta.get_field("maximum").help_text,
+    )
     allow_negative = forms.BooleanField(
         required=False,
         label="Negative values allowed",
@@ -45,7 +52,7 @@ class ColumnForm(forms.Form):
         required=False, max_length=200, help_text=Column._meta.get_field("default").help_text
     )
     order = forms.IntegerField(
-        required=False, min_value=0, help_text=Column._meta.get_field("order").help_text
+        required=False, min_value=0, max_value=MAX_INTEGER, help_text=Column._meta.get_field("order").help_text
     )
     hidden = forms.BooleanField(
         required=False, label="Hidden (secret state)", help_text=Column._meta.get_field("hidden").help_text
@@ -76,7 +83,7 @@ class ActionForm(forms.Form):
     name = forms.CharField(max_length=80, help_text=Action._meta.get_field("name").help_text)
     frequency = forms.ChoiceField(choices=Action.FREQUENCY_CHOICES)
     weekly_cap = forms.IntegerField(
-        required=False, min_value=1, help_text=Action._meta.get_field("weekly_cap").help_text
+        required=False, min_value=1, max_value=MAX_INTEGER, help_text=Action._meta.get_field("weekly_cap").help_text
     )
     description = forms.CharField(
         required=False, max_length=300, help_text=Action._meta.get_field("description").help_text
@@ -92,12 +99,17 @@ class EffectForm(forms.Form):
         required=False,
         help_text=ScheduledEffect._meta.get_field("row").help_text,
     )
-    delta = forms.IntegerField(label="Add", help_text=ScheduledEffect._meta.get_field("delta").help_text)
+    delta = forms.IntegerField(
+        label="Add", min_value=-MAX_INTEGER, max_value=MAX_INTEGER,
+        help_text=ScheduledEffect._meta.get_field("delta").help_text,
+    )
     at_most = forms.IntegerField(
-        required=False, help_text=ScheduledEffect._meta.get_field("at_most").help_text
+        required=False, min_value=-MAX_INTEGER, max_value=MAX_INTEGER,
+        help_text=ScheduledEffect._meta.get_field("at_most").help_text,
     )
     at_least = forms.IntegerField(
-        required=False, help_text=ScheduledEffect._meta.get_field("at_least").help_text
+        required=False, min_value=-MAX_INTEGER, max_value=MAX_INTEGER,
+        help_text=ScheduledEffect._meta.get_field("at_least").help_text,
     )
     weekday = forms.TypedChoiceField(
         choices=[("", "Every day"), *ScheduledEffect.WEEKDAY_CHOICES],
@@ -108,7 +120,7 @@ class EffectForm(forms.Form):
     )
     hour = forms.IntegerField(min_value=0, max_value=23, initial=0, help_text="UTC hour, 0–23.")
     minute = forms.IntegerField(min_value=0, max_value=59, initial=0, help_text="UTC minute, 0–59.")
-    starts_at = forms.DateTimeField(
+    starts_at = MomentField(
         required=False,
         label="Starts at (UTC)",
         help_text="Empty: now. Occurrences before this moment never apply.",
@@ -119,10 +131,6 @@ class EffectForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["column"].queryset = Column.objects.in_use().filter(dynasty=dynasty, kind=Column.INTEGER)
         self.fields["row"].queryset = Row.objects.in_use().filter(dynasty=dynasty)
-
-    def clean_starts_at(self):
-        moment = self.cleaned_data["starts_at"]
-        return moment.astimezone(UTC) if moment is not None else None
 
     @classmethod
     def for_effect(cls, effect: ScheduledEffect, data=None) -> EffectForm:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import re
-from datetime import UTC, datetime
+from datetime import datetime
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -23,6 +23,7 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, retarget
 
+from dynasties.inputs import query_moment, query_number
 from dynasties.models import Dynasty
 from dynasties.selectors import roster_at
 from gndt import services
@@ -48,9 +49,6 @@ from votes.state import GameState, game_state
 
 LOG_PAGE_SIZE = 50
 RECENT_UPDATES = 8
-BAD_MOMENT = (
-    "“{value}” is not a date and time such as 2016-07-26 12:00 (UTC); showing the table as it is now."
-)
 NO_TABLE_YET = "No dynasty has begun, so there is no gamestate yet."
 LOG_IN_TO_EDIT = "Log in to update the GNDT."
 ONLY_ADMINS = "Only admins may manage the GNDT."
@@ -94,18 +92,6 @@ def _may_update(request: HttpRequest, dynasty: Dynasty, state: GameState) -> boo
     return bool(user.is_admin or user.pk == dynasty.emperor_id or user.username in state.roster.active_names)
 
 
-def _parse_moment(value: str) -> datetime | None:
-    """A moment typed in a form (``2016-07-26T12:00``, UTC) or given in ISO 8601 with a zone."""
-    text = value.strip().replace(" ", "T")
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-
-
 def _table(request: HttpRequest, dynasty: Dynasty, state: GameState, *, moment: datetime | None):
     sort = request.GET.get("sort", "")
     descending = request.GET.get("dir") == "desc"
@@ -127,11 +113,7 @@ def _table_context(request: HttpRequest, number: int | None, *, error: str = "")
     context = {"dynasty": dynasty, "error": error}
     if dynasty is None:
         return context
-    moment = None
-    if request.GET.get("at"):
-        moment = _parse_moment(request.GET["at"])
-        if moment is None:
-            context["error"] = BAD_MOMENT.format(value=request.GET["at"])
+    moment = query_moment(request, "at")
     archived = dynasty_is_archived(dynasty)
     table = _table(request, dynasty, state, moment=moment)
     is_current = number is None or (state.dynasty is not None and state.dynasty.pk == dynasty.pk)
@@ -175,8 +157,6 @@ def _sort_links(request: HttpRequest, table) -> dict[str, str]:
 
 def _render_table(request: HttpRequest, number: int | None, *, error: str = "", status: int = 200):
     context = _table_context(request, number, error=error)
-    if request.GET.get("at") and _parse_moment(request.GET["at"]) is None:
-        status = 400  # a moment that cannot be read is refused, as the wiki's as-of does
     if context["dynasty"] is None:
         return render(request, "gndt/table.html", context, status=status)
     template = "gndt/_table_block.html" if request.htmx and not request.htmx.boosted else "gndt/table.html"
@@ -228,8 +208,9 @@ def gndt_cell_form(request: HttpRequest) -> HttpResponse:
     dynasty = state.dynasty
     if dynasty is None:
         raise Http404(NO_TABLE_YET)
-    row = get_object_or_404(Row.objects.in_use(), dynasty=dynasty, pk=request.GET.get("row") or 0)
-    column = get_object_or_404(Column.objects.in_use(), dynasty=dynasty, pk=request.GET.get("column") or 0)
+    row_id, column_id = query_number(request, "row"), query_number(request, "column")
+    row = get_object_or_404(Row.objects.in_use(), dynasty=dynasty, pk=row_id or 0)
+    column = get_object_or_404(Column.objects.in_use(), dynasty=dynasty, pk=column_id or 0)
     if not column.visible_to(request.user, dynasty):
         raise Http404("No such column.")
     if not request.htmx:
@@ -303,8 +284,8 @@ def gndt_edit(request: HttpRequest) -> HttpResponse:
 
 def _edit_refused(request, dynasty, state, error: str, typed: dict) -> HttpResponse:
     if request.htmx and request.POST.get("inline"):
-        row = Row.objects.filter(dynasty=dynasty, pk=request.POST.get("row") or 0).first()
-        column = Column.objects.filter(dynasty=dynasty, pk=request.POST.get("column") or 0).first()
+        row = Row.objects.filter(dynasty=dynasty, pk=query_number(request, "row") or 0).first()
+        column = Column.objects.filter(dynasty=dynasty, pk=query_number(request, "column") or 0).first()
         if row is not None and column is not None:
             response = render(
                 request,

@@ -6,6 +6,8 @@ import re
 
 from django import forms
 
+from dynasties.inputs import MomentField
+from dynasties.parsing import MAX_INTEGER
 from ruleset.models import Page
 from votes.models import Post
 
@@ -45,7 +47,7 @@ class RevisionForm(forms.Form):
         help_text="Optional: the address or slug of the post that caused this change, such as the enacted "
         "proposal.",
     )
-    base = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    base = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=MAX_INTEGER)
 
 
 class NewPageForm(forms.Form):
@@ -62,10 +64,4 @@ class NewPageForm(forms.Form):
 
 
 class AsOfForm(forms.Form):
-    at = forms.DateTimeField(
-        label="As it stood at (UTC)",
-        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S",
-                       "%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%d"],
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local", "step": "1"}, format="%Y-%m-%dT%H:%M:%S"),
-        error_messages={"invalid": "Give a time such as 2016-07-25T12:00 (UTC)."},
-    )
+    at = MomentField(label="As it stood at (UTC)")

@@ -21,6 +21,8 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from dynasties.inputs import path_number, query_number
+from dynasties.parsing import MAX_INTEGER
 from ruleset import selectors
 from ruleset.diffing import render_inline_diff, render_side_by_side_diff
 from ruleset.forms import AsOfForm, NewPageForm, RevisionForm
@@ -42,6 +44,7 @@ from votes.state import game_state
 
 DIFF_VIEWS = ("inline", "side")
 LATEST_ALIASES = ("latest", "current", "cur")
+NOT_A_REVISION = "A revision is a number or “latest”."
 
 
 def _now_and_state(request: HttpRequest) -> datetime:
@@ -187,18 +190,17 @@ def wiki_history(request: HttpRequest, slug: str) -> HttpResponse:
 def _revision_number(value: str, latest: int) -> int:
     if value in LATEST_ALIASES:
         return latest
-    if value.isdigit():
-        return int(value)
-    raise Http404("A revision is a number or “latest”.")
+    return path_number(value, message=NOT_A_REVISION)
 
 
 @require_GET
 def wiki_diff_form(request: HttpRequest, slug: str) -> HttpResponse:
     """The history page's compare form (``?old=&new=``) sent on to the diff's own address."""
     page = selectors.page_for_reading(slug)
-    old, new = request.GET.get("old", ""), request.GET.get("new", "latest")
-    if not old:
-        old = "1"
+    old, new = request.GET.get("old", "").strip() or "1", request.GET.get("new", "").strip() or "latest"
+    for value in (old, new):
+        if value not in (*LATEST_ALIASES, "prev"):
+            path_number(value, message=NOT_A_REVISION)
     url = reverse("wiki_diff", args=[page.slug, old, new])
     view = request.GET.get("view")
     return redirect(url + (f"?{urlencode({'view': view})}" if view in DIFF_VIEWS else ""))
@@ -343,10 +345,9 @@ def wiki_revert(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Restore an old revision's text as a new revision."""
     now = _now_and_state(request)
     page = selectors.page_for_reading(slug)
-    base = request.POST.get("base", "")
+    base = query_number(request, "base", maximum=MAX_INTEGER)
     try:
-        revision_revert(page=page, number=number, author=request.user, now=now,
-                        base_number=int(base) if base.isdigit() else None)
+        revision_revert(page=page, number=number, author=request.user, now=now, base_number=base)
     except WikiPermissionDenied as error:
         return _forbidden(request, str(error))
     except WikiError as error:

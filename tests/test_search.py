@@ -93,7 +93,8 @@ def test_an_anonymous_post_never_answers_a_search_by_its_author(client, game, t0
 def test_bad_searches_get_a_clear_400(client, game, params):
     response = client.get(reverse("search"), params)
     assert response.status_code == 400
-    assert 'class="error"' in response.content.decode()
+    page = response.content.decode()
+    assert 'class="error"' in page or "NUL character" in page  # a NUL is refused before any view
 
 
 def test_the_empty_search_page_just_shows_the_form(client):

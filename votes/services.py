@@ -51,6 +51,7 @@ EMPEROR_CANNOT_DEFER = "The {emperor} cannot vote DEFERENTIAL."
 TRIVIAL_ONLY_FOR = "Only a FOR vote may be marked Trivial, and only under the 2005 rules."
 NOT_AN_ADMIN = "Only admins may resolve votable matters."
 NOT_PENDING = "“{title}” is not pending; it is {status}."
+NOT_A_DOV = "“{title}” is not a Declaration of Victory but a {kind}: only a win can be ruled legal or illegal."
 NOT_OLDEST = "Only the oldest pending Proposal may be resolved; “{oldest}” is older."
 CANNOT_ENACT = "“{title}” cannot be enacted now: {why}"
 CANNOT_FAIL = "“{title}” cannot be failed now: {why}"
@@ -235,8 +236,10 @@ def dov_emperor_decide(*, post: Post, emperor: User, legal: bool, now: datetime 
         post = _locked_post(post)
         now = _moment(now)
         state = game_state(now)
-        if post.kind != Kind.DOV or not post.is_pending:
-            raise VoteError(NOT_PENDING.format(title=post.title, status=post.display_status.lower() or "not votable"))
+        if post.kind != Kind.DOV:
+            raise VoteError(NOT_A_DOV.format(title=post.title, kind=post.get_kind_display()))
+        if not post.is_pending:
+            raise VoteError(NOT_PENDING.format(title=post.title, status=post.display_status.lower()))
         if state.emperor is None or state.emperor.pk != emperor.pk:
             raise VoteError(NOT_THE_EMPERORS_CALL.format(emperor=state.emperor_term))
         comments = list(post.comments.select_related("author").order_by("at", "pk"))

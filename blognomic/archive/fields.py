@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 from typing import Any
 
@@ -17,6 +18,7 @@ NOT_A_TIME = "not an ISO 8601 time"
 NO_TIME_ZONE = "not an ISO 8601 time with a time zone (add Z for UTC)"
 NUL_IN_TEXT = "may not contain the NUL character (\\u0000)"
 BAD_UNICODE = "is not valid Unicode text (it holds a lone surrogate such as \\ud800)"
+NOT_FINITE = "is NaN or infinite, which JSON cannot hold"
 # The largest value an integer column holds on every supported database (PostgreSQL ``integer``).
 MAX_INTEGER = 2_147_483_647
 
@@ -38,6 +40,23 @@ def check_text(value: str, path: str) -> str:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise ArchiveError(path, BAD_UNICODE) from None
+    return value
+
+
+def check_json(value: Any, path: str) -> Any:
+    """Free-form JSON (a GNDT roll, a recorded tally) holds only what every database stores: no NUL byte or
+    lone surrogate in any string or key, no NaN or infinite number."""
+    if isinstance(value, str):
+        check_text(value, path)
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise ArchiveError(path, NOT_FINITE)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            check_text(str(key), path)
+            check_json(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            check_json(item, f"{path}[{index}]")
     return value
 
 
@@ -128,6 +147,10 @@ class Reader:
 
 def parse_time(value: Any, path: str) -> datetime:
     """An aware UTC datetime from an ISO 8601 string that carries its time zone (``Z`` or ``+02:00``)."""
+    if not isinstance(value, str):
+        raise ArchiveError(path, NOT_A_TIME)
+    # datetime.fromisoformat ignores whatever follows a NUL byte after a complete time.
+    check_text(value, path)
     try:
         return parse_iso_time(value)
     except NotATime as error:

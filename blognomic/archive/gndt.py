@@ -39,7 +39,7 @@ from typing import Any
 
 from django.db import transaction
 
-from blognomic.archive.fields import ArchiveError, Reader, check_text, format_time
+from blognomic.archive.fields import ArchiveError, Reader, check_json, check_text, format_time
 from blognomic.archive.keys import keep_primary_keys, optional_pk
 from dynasties.models import Dynasty, User
 from gndt.actions import FREQUENCIES
@@ -446,6 +446,7 @@ def _read_update(r: Reader, index: int, dynasties, users, tables: _Tables):
     rolls = r.data.get("rolls") or []
     if not isinstance(rolls, list) or not all(isinstance(roll, dict) for roll in rolls):
         raise ArchiveError(r.at("rolls"), "must be a list of objects")
+    check_json(rolls, r.at("rolls"))
     update = Update(
         dynasty=dynasty,
         by=_account(r, "by", users),

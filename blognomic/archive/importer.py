@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
 
-from blognomic.archive.fields import FORMAT, READABLE_VERSIONS, VERSION, ArchiveError, Reader, check_text
+from blognomic.archive.fields import FORMAT, READABLE_VERSIONS, VERSION, ArchiveError, Reader, check_json
 from blognomic.archive.keys import keep_primary_keys, optional_pk, reset_sequences
 from dynasties.models import (
     PROFILE_CHOICES,
@@ -305,7 +305,7 @@ def _parse_post(r: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> 
         tally = res.data.get("tally")
         if tally is not None and not isinstance(tally, dict):
             raise ArchiveError(res.at("tally"), "must be an object (the final tally) or null")
-        _check_json_texts(tally, res.at("tally"))
+        check_json(tally, res.at("tally"))
         resolution = {"by": _name(res, "by", parsed, required=False), "at": at, "outcome": outcome,
                       "note": res.text("note", required=False), "tally": tally or {}}
     elif res is not None:
@@ -346,7 +346,7 @@ def _parse_resolutions(r: Reader, parsed: Parsed, status: str | None, final: dic
         tally = h.data.get("tally")
         if tally is not None and not isinstance(tally, dict):
             raise ArchiveError(h.at("tally"), "must be an object (the final tally) or null")
-        _check_json_texts(tally, h.at("tally"))
+        check_json(tally, h.at("tally"))
         history.append({"by": _name(h, "by", parsed, required=False), "at": at,
                         "outcome": h.choice("outcome", HISTORY_OUTCOMES), "note": h.text("note", required=False),
                         "tally": tally or {}, "reason": h.text("reason", required=False)})
@@ -356,19 +356,6 @@ def _parse_resolutions(r: Reader, parsed: Parsed, status: str | None, final: dic
     if status not in ("enacted", "failed") and last not in (None, Resolution.REOPENED):
         raise ArchiveError(r.at("resolutions"), "must end with a reopening for a post that is not resolved")
     return history
-
-
-def _check_json_texts(value: Any, path: str) -> None:
-    """Every string inside free-form JSON must be storable too (keys included)."""
-    if isinstance(value, str):
-        check_text(value, path)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            check_text(key, path)
-            _check_json_texts(item, f"{path}.{key}")
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            _check_json_texts(item, f"{path}[{index}]")
 
 
 def _parse_rule_change(r: Reader, parsed: Parsed, ids: set[str]) -> dict:

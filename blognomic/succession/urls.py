@@ -5,5 +5,5 @@ from blognomic.succession import views
 urlpatterns = [
     path("ascension/", views.ascension, name="ascension"),
     path("dynasties/", views.dynasty_list, name="dynasty_list"),
-    path("dynasties/<int:number>/", views.dynasty_detail, name="dynasty_detail"),
+    path("dynasties/<num:number>/", views.dynasty_detail, name="dynasty_detail"),
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
@@ -38,6 +39,8 @@ class Command(BaseCommand):
             )
         except WikiError as error:
             raise CommandError(str(error)) from error
+        except ValidationError as error:
+            raise CommandError(" ".join(error.messages)) from error
         ruleset = parse_ruleset(revision.text)
         rules = sum(1 for _ in ruleset.all_rules())
         sections = ", ".join(f"{section.title} ({len(section.rules)})" for section in ruleset.sections)
