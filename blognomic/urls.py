@@ -6,6 +6,7 @@ from django.urls import include, path
 
 from blognomic import views
 from blognomic.feeds import LatestPostsFeed
+from blognomic.stats import views as stats_views
 
 urlpatterns = [
     path("", views.front_page, name="front_page"),
@@ -15,6 +16,8 @@ urlpatterns = [
     path("category/<slug:category>/", views.category, name="category"),
     path("posts/<str:slug>/", views.post_detail, name="post_detail"),
     path("players/<path:name>/", views.player_detail, name="player_detail"),
+    path("stats/", stats_views.stats_page, name="stats"),
+    path("stats/<slug:name>.png", stats_views.stats_chart, name="stats_chart"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("votes.urls")),
