@@ -250,7 +250,7 @@ def dynasty_records(now: datetime) -> tuple[DynastyRecord, ...]:
 
 
 def statistics(now: datetime, *, version: str | None = None) -> Statistics:
-    """Every figure, computed now (eight queries, nine with the version)."""
+    """Every figure, computed now (seven queries, eight with the version)."""
     return Statistics(
         version=version or stats_version(now),
         proposals_by_dynasty=proposals_by_dynasty(),
