@@ -36,6 +36,13 @@ def _figure(height: float = HEIGHT):
     return figure, axes
 
 
+def _whole_numbers(axis) -> None:
+    """Dynasty numbers and counts: no ticks at 230.5."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
 def _empty(axes, message: str) -> None:
     axes.set_xticks([])
     axes.set_yticks([])
@@ -60,6 +67,8 @@ def proposals_by_dynasty(stats: Statistics):
                  color=PENDING, label="Pending")
     axes.set_xlabel("Dynasty", color=MUTED)
     axes.set_ylabel("Proposals", color=MUTED)
+    _whole_numbers(axes.xaxis)
+    _whole_numbers(axes.yaxis)
     axes.set_ylim(0, max(r.proposals for r in rows) * 1.15)
     axes.legend(frameon=False, fontsize=9, loc="upper left", ncols=3)
     return figure
@@ -76,6 +85,7 @@ def active_players(stats: Statistics):
     axes.fill_between(months, counts, step="post", color=ACCENT, alpha=0.15, linewidth=0)
     axes.step(months, counts, where="post", color=ACCENT, linewidth=1.2)
     axes.set_ylim(bottom=0)
+    _whole_numbers(axes.yaxis)
     axes.set_ylabel("Players active in the month", color=MUTED)
     return figure
 
@@ -100,6 +110,7 @@ def resolution_times(stats: Statistics):
               ha="right")
     axes.set_xlabel("Hours from posting to resolution", color=MUTED)
     axes.set_ylabel("Proposals", color=MUTED)
+    _whole_numbers(axes.yaxis)
     return figure
 
 
@@ -125,6 +136,7 @@ def top_players(stats: Statistics):
         axes.text(player.proposals, y, f"  {rate} passed", va="center", color=MUTED, fontsize=8)
     axes.set_xlim(right=max(p.proposals for p in top) * 1.18)
     axes.set_xlabel("Proposals", color=MUTED)
+    _whole_numbers(axes.xaxis)
     axes.legend(frameon=False, fontsize=9, loc="lower right")
     return figure
 
@@ -147,12 +159,14 @@ def dynasty_lengths(stats: Statistics):
         axes.set_ylim(0, top)
         for r in rows:
             if r.ended_at is None and r.days > top:
-                axes.text(r.number, top * 0.97, f"{r.days:.0f} days so far ", ha="right", va="top", color=MUTED,
-                          fontsize=8)
+                # Beside the clipped bar, not on it: the bar is as grey as the text would be.
+                axes.text(r.number - 0.5, top * 0.97, f"{r.days:.0f} days so far", ha="right", va="top", color=INK,
+                          fontsize=8, bbox={"facecolor": "white", "edgecolor": "none", "pad": 1})
     axes.legend(handles=[Patch(color=colour, label=label) for label, colour in kinds.items() if label in kind_of],
                 frameon=False, fontsize=9, loc="upper left", ncols=3)
     axes.set_xlabel("Dynasty", color=MUTED)
     axes.set_ylabel("Days", color=MUTED)
+    _whole_numbers(axes.xaxis)
     return figure
 
 
