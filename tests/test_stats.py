@@ -194,13 +194,16 @@ def test_a_new_enactment_is_never_shown_stale(client, t0):
             vote(post, voter, "for", at=t0 + timedelta(hours=1))
     matter_resolve(post=a, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
     url = reverse("stats_chart", args=["proposals-by-dynasty"])
+    row = '<a href="/players/P04/">P04</a></td><td class="number">1</td><td class="number">{}</td>'
     with time_machine.travel(t0 + timedelta(hours=14), tick=False):
         before_png = client.get(url).content
-        assert "2 proposals, 1 enacted" in client.get(reverse("stats")).content.decode()
+        html = client.get(reverse("stats")).content.decode()
+        assert "2 proposals, 1 enacted" in html and row.format(0) in html
         assert client.get(url).content == before_png  # served again from the cache
     matter_resolve(post=b, admin=players[1], action="enact", now=t0 + timedelta(hours=15))
     with time_machine.travel(t0 + timedelta(hours=16), tick=False):
-        assert "2 proposals, 2 enacted" in client.get(reverse("stats")).content.decode()
+        html = client.get(reverse("stats")).content.decode()
+        assert "2 proposals, 2 enacted" in html and row.format(1) in html  # the cached table too
         assert client.get(url).content != before_png
 
 
