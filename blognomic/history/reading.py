@@ -199,8 +199,12 @@ def _records(path: Path, report: ReadReport) -> Iterator[tuple[int, list[str]]]:
     """Each CSV record with the line it starts on; a quote left open for too long is a broken line."""
     if not path.is_file():
         raise HistoryFileError(f"{path.name} is missing from the history directory.")
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise HistoryFileError(f"{path.name} cannot be read: {error.strerror or error}.") from None
     lines = []
-    for raw in path.read_bytes().removeprefix(b"\xef\xbb\xbf").split(b"\n"):
+    for raw in data.removeprefix(b"\xef\xbb\xbf").split(b"\n"):
         text, lost = decode_line(raw.removesuffix(b"\r"))
         if lost:
             report.lost_bytes += lost
