@@ -8,6 +8,7 @@ from blognomic import views
 from blognomic.api.views import api
 from blognomic.feeds import CategoryFeed, LatestPostsFeed, NoticesFeed, PostCommentsFeed
 from blognomic.search import views as search_views
+from blognomic.stats import views as stats_views
 from dynasties.inputs import register_path_converters
 
 register_path_converters()
@@ -28,6 +29,8 @@ urlpatterns = [
     path("notices/feed/<str:token>/", NoticesFeed(), name="notices_feed"),
     path("posts/<str:slug>/", views.post_detail, name="post_detail"),
     path("players/<path:name>/", views.player_detail, name="player_detail"),
+    path("stats/", stats_views.stats_page, name="stats"),
+    path("stats/<slug:name>.png", stats_views.stats_chart, name="stats_chart"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("votes.urls")),

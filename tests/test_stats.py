@@ -1,0 +1,253 @@
+"""``/stats/``: the numbers on a game played through the real services, the images, the cache and query counts."""
+
+from __future__ import annotations
+
+import io
+import struct
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+import time_machine
+from django.conf import settings
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from blognomic.history.loading import DEFAULT_DIRECTORY
+from blognomic.stats import selectors
+from blognomic.stats.plots import CHARTS
+from blognomic.stats.views import IMMUTABLE, NO_SUCH_CHART
+from dynasties.models import Game
+from tests.factories import make_proposal, make_table, vote
+from votes.models import Post
+from votes.posting import post_create
+from votes.services import matter_reopen, matter_resolve
+
+pytestmark = pytest.mark.django_db
+needs_history = pytest.mark.skipif(
+    not (Path(settings.BASE_DIR) / DEFAULT_DIRECTORY / "fullprophistory.csv").is_file(),
+    reason="the real history's figures live beside the project",
+)
+# Cold cache: the version, then the seven aggregate queries. Warm: the version alone.
+COLD_QUERIES = 8
+
+
+@pytest.fixture(autouse=True)
+def own_cache(settings):
+    """A cache of this test's own: versions repeat across tests when a database reuses ids after rollback."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "stats-tests"}}
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def game(t0):
+    """Dynasty 1: A enacted after 13 hours, B failed after 14 hours (July); C pending and a winning DoV (August)."""
+    players = make_table(7, start=t0)
+    p = {user.username: user for user in players}
+    a = make_proposal(p["P03"], at=t0, title="Proposal: Lighthouses")
+    b = make_proposal(p["P04"], at=t0 + timedelta(minutes=10), title="Proposal: Foghorns")
+    for name in ("P04", "P05", "P06", "P07"):
+        vote(a, p[name], "for", at=t0 + timedelta(hours=1))
+    for name in ("P03", "P05", "P06", "P07"):
+        vote(b, p[name], "against", at=t0 + timedelta(hours=1))
+    matter_resolve(post=a, admin=p["P02"], action="enact", now=t0 + timedelta(hours=13))
+    matter_resolve(post=b, admin=p["P02"], action="fail", now=t0 + timedelta(hours=14))
+    august = t0 + timedelta(days=8)
+    c = make_proposal(p["P03"], at=august, title="Proposal: Beacons")
+    dov = post_create(author=p["P05"], kind="dov", title="Declaration of Victory: Every Lamp Lit", body="See the GNDT.",
+                      now=august + timedelta(hours=1))
+    for name in ("P01", "P02", "P04", "P06"):
+        vote(dov, p[name], "for", at=august + timedelta(hours=2))
+    matter_resolve(post=dov, admin=p["P02"], action="enact", now=august + timedelta(hours=14))
+    return {"players": p, "a": a, "b": b, "c": c, "dov": dov, "t0": t0, "later": august + timedelta(days=1)}
+
+
+def test_proposals_per_dynasty_count_each_status(game):
+    [row] = selectors.proposals_by_dynasty()
+    assert (row.number, row.proposals, row.enacted, row.failed, row.pending) == (1, 3, 1, 1, 1)
+
+
+def test_active_players_are_counted_once_a_month_from_posts_and_comments(game):
+    """July: the two proposers and their voters (P03–P07). August: C's author, the DoV's and its voters."""
+    months = {m.month.strftime("%Y-%m"): m.players for m in selectors.active_by_month()}
+    assert months == {"2016-07": 5, "2016-08": 6}
+
+
+def test_resolution_times_bin_the_hours_from_posting_to_resolution(game):
+    times = selectors.resolution_times()
+    assert times.resolved == 2  # proposals only: the DoV is not counted
+    assert times.counts[2] == 2 and sum(times.counts) == 2  # 13 and 14 hours: the 12–18 hour bin
+    assert times.within_two_days == 2
+
+
+def test_a_reopened_proposal_counts_from_its_standing_resolution(t0):
+    players = make_table(5, start=t0)
+    a = make_proposal(players[2], at=t0, title="Proposal: Lighthouses")
+    for voter in players[3:]:
+        vote(a, voter, "for", at=t0 + timedelta(hours=1))
+    matter_resolve(post=a, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
+    matter_reopen(post=a, admin=players[1], reason="A CfJ found a miscount.", now=t0 + timedelta(hours=20))
+    matter_resolve(post=a, admin=players[1], action="enact", now=t0 + timedelta(hours=31))
+    times = selectors.resolution_times()
+    assert times.resolved == 1 and times.counts[5] == 1  # 31 hours: the 30–36 hour bin, not the first 13
+
+
+def test_each_players_proposals_pass_rate_and_votes(game):
+    records = {r.name: r for r in selectors.player_records()}
+    assert records["P03"].proposals == 2 and records["P03"].enacted == 1 and records["P03"].pass_rate == 1.0
+    assert records["P04"].pass_rate == 0.0
+    assert records["P07"].proposals == 0 and records["P07"].pass_rate is None
+    assert {name: r.votes for name, r in records.items()} == {
+        "P01": 1, "P02": 1, "P03": 1, "P04": 2, "P05": 2, "P06": 3, "P07": 2,
+    }
+    assert [r.name for r in selectors.player_records()][:2] == ["P03", "P04"]
+
+
+def test_dynasty_lengths_and_winners(game):
+    first, second = selectors.dynasty_records(game["later"])
+    assert (first.number, first.emperor, first.winner) == (1, "P01", "P05")
+    assert first.days == pytest.approx((game["dov"].resolutions.get().at - first.started_at).total_seconds() / 86400)
+    assert (second.number, second.emperor, second.winner, second.ended_at) == (2, "P05", None, None)
+    stats = selectors.statistics(game["later"])
+    assert stats.wins == [("P05", 1)]
+
+
+def test_the_version_changes_with_a_post_a_comment_and_a_reopening(game):
+    now, p = game["later"], game["players"]
+    seen = {selectors.stats_version(now)}
+    post_create(author=p["P06"], kind="story", title="Story Post: Lanterns", body="They glow.", now=now)
+    seen.add(selectors.stats_version(now))
+    vote(game["c"], p["P07"], None, at=now, text="Waiting for the hiatus to end.")
+    seen.add(selectors.stats_version(now))
+    matter_reopen(post=game["a"], admin=p["P02"], reason="Miscounted.", now=now)
+    seen.add(selectors.stats_version(now))
+    assert len(seen) == 4
+    assert selectors.stats_version(now + timedelta(days=1)) not in seen  # the current dynasty grew a day
+
+
+def test_statistics_take_a_fixed_number_of_queries(game, django_assert_num_queries):
+    with django_assert_num_queries(COLD_QUERIES):
+        selectors.statistics(game["later"])
+    with django_assert_num_queries(COLD_QUERIES):
+        selectors.cached_statistics(game["later"])
+    with django_assert_num_queries(1):
+        selectors.cached_statistics(game["later"])
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_the_page_embeds_every_chart_and_the_players_table(client, game):
+    with time_machine.travel(game["later"], tick=False):
+        response = client.get(reverse("stats"))
+        version = selectors.stats_version(game["later"])
+    html = response.content.decode()
+    assert response.status_code == 200
+    for slug in CHARTS:
+        assert f'src="{reverse("stats_chart", args=[slug])}?v={version}"' in html
+    assert "3 proposals, 1 enacted (33%)" in html
+    assert '<a href="/players/P03/">P03</a></td><td class="number">2</td><td class="number">1</td>' in html
+    assert 'href="/stats/">Statistics</a>' in html  # in the site's navigation
+
+
+@pytest.mark.parametrize("slug", list(CHARTS))
+def test_each_chart_is_a_png(client, game, slug):
+    with time_machine.travel(game["later"], tick=False):
+        version = selectors.stats_version(game["later"])
+        response = client.get(reverse("stats_chart", args=[slug]), {"v": version})
+        unversioned = client.get(reverse("stats_chart", args=[slug]))
+    assert response.status_code == 200 and response["Content-Type"] == "image/png"
+    width, height = png_size(response.content)
+    assert width == CHARTS[slug].width and height >= 300
+    assert response["Cache-Control"] == IMMUTABLE
+    assert unversioned["Cache-Control"] == "no-cache"
+
+
+def test_an_empty_game_still_draws_every_chart(client):
+    for slug in CHARTS:
+        response = client.get(reverse("stats_chart", args=[slug]))
+        assert response.status_code == 200 and png_size(response.content)[0] > 0
+    assert client.get(reverse("stats")).status_code == 200
+
+
+def test_an_unknown_chart_is_a_404_that_says_so(client):
+    response = client.get("/stats/pie-of-everything.png")
+    assert response.status_code == 404
+    assert response.content.decode() == NO_SUCH_CHART.format(name="pie-of-everything")
+
+
+def test_a_new_enactment_is_never_shown_stale(client, t0):
+    """The page and the images are cached, but an enactment changes the version they are cached under."""
+    players = make_table(5, start=t0)
+    a = make_proposal(players[2], at=t0, title="Proposal: Lighthouses")
+    b = make_proposal(players[3], at=t0 + timedelta(minutes=5), title="Proposal: Foghorns")
+    for post in (a, b):
+        for voter in players[1:]:
+            vote(post, voter, "for", at=t0 + timedelta(hours=1))
+    matter_resolve(post=a, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
+    url = reverse("stats_chart", args=["proposals-by-dynasty"])
+    row = '<a href="/players/P04/">P04</a></td><td class="number">1</td><td class="number">{}</td>'
+    with time_machine.travel(t0 + timedelta(hours=14), tick=False):
+        before_png = client.get(url).content
+        html = client.get(reverse("stats")).content.decode()
+        assert "2 proposals, 1 enacted" in html and row.format(0) in html
+        assert client.get(url).content == before_png  # served again from the cache
+    matter_resolve(post=b, admin=players[1], action="enact", now=t0 + timedelta(hours=15))
+    with time_machine.travel(t0 + timedelta(hours=16), tick=False):
+        html = client.get(reverse("stats")).content.decode()
+        assert "2 proposals, 2 enacted" in html and row.format(1) in html  # the cached table too
+        assert client.get(url).content != before_png
+
+
+def count(client, url: str, capture) -> int:
+    with capture() as context:
+        assert client.get(url).status_code == 200
+    return len(context.captured_queries)
+
+
+def view_queries(client) -> dict[str, int]:
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def capture():
+        return CaptureQueriesContext(connection)
+
+    chart = reverse("stats_chart", args=["top-players"])
+    cache.clear()
+    figures = {"page cold": count(client, reverse("stats"), capture),
+               "page warm": count(client, reverse("stats"), capture)}
+    cache.clear()
+    figures["chart cold"] = count(client, chart, capture)
+    figures["chart warm"] = count(client, chart, capture)
+    return figures
+
+
+@needs_history
+def test_view_queries_do_not_grow_with_the_archive(client, django_assert_num_queries):
+    """The latest ten proposals, then with the three dynasties before them (over 200 proposals): same queries.
+
+    The current dynasty and its six pending proposals are the same in both, so the sidebar is too.
+    """
+    Game.load()  # the first page of all creates the game's row
+    call_command("import_history", "--limit", "10", stdout=io.StringIO())
+    small = view_queries(client)
+    with django_assert_num_queries(COLD_QUERIES):
+        selectors.statistics(timezone.now())
+    call_command("import_history", "--dynasties", "229-231", stdout=io.StringIO())
+    large = view_queries(client)
+    with django_assert_num_queries(COLD_QUERIES):
+        selectors.statistics(timezone.now())
+    assert Post.objects.count() > 200
+    assert small == large
+    assert small["chart cold"] == COLD_QUERIES and small["chart warm"] == 1
+    # The page adds the layout's own queries (the sidebar's game state) to the same figures.
+    assert small["page cold"] - small["page warm"] == COLD_QUERIES - 1
