@@ -7,7 +7,9 @@ class BlognomicConfig(AppConfig):
     name = "blognomic"
 
     def ready(self) -> None:
+        from blognomic.amendments.services import amendment_apply_on_enactment
         from blognomic.succession.services import dynasty_begin_from_declaration
-        from votes.signals import declaration_enacted
+        from votes.signals import declaration_enacted, matter_enacted
 
         declaration_enacted.connect(dynasty_begin_from_declaration, dispatch_uid="succession-from-declaration")
+        matter_enacted.connect(amendment_apply_on_enactment, dispatch_uid="amendments-on-enactment")

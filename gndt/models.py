@@ -223,7 +223,7 @@ class Action(models.Model):
 class UpdateQuerySet(models.QuerySet):
     def for_log(self) -> UpdateQuerySet:
         """Updates with what the log shows: who, the action, undo links, and each change's row and column."""
-        return self.select_related("by", "action", "undoes").prefetch_related(
+        return self.select_related("by", "action", "undoes", "post").prefetch_related(
             models.Prefetch("changes", queryset=CellChange.objects.select_related("row", "column")),
             models.Prefetch("undone_by", queryset=Update.objects.only("pk", "undoes_id", "at")),
         )
@@ -264,6 +264,14 @@ class Update(models.Model):
         help_text="The declared action this update performs, if any.",
     )
     source = models.CharField(max_length=8, choices=SOURCE_CHOICES, default=PLAYER)
+    post = models.ForeignKey(
+        "votes.Post",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="gndt_updates",
+        help_text="The enacted matter whose amendment made this update, if any.",
+    )
 
     objects = UpdateQuerySet.as_manager()
 
