@@ -21,8 +21,8 @@ from gndt.models import Update
 from ruleset.models import Page, Revision, RuleChange
 from ruleset.services import page_create, revision_add, ruleset_replace_keywords
 from ruleset.structure import parse_ruleset
-from tests.gndt.builders import make_gndt, value
 from tests.factories import vote
+from tests.gndt.builders import make_gndt, value
 from votes.models import Amendment, Post
 from votes.services import VoteError, matter_reopen, matter_resolve
 
@@ -74,7 +74,8 @@ def test_posting_stores_the_amendment_with_its_digest(game, t0):
 
 
 @pytest.mark.parametrize(("op", "message"), [
-    ({"op": "rule_repeal", "rule": "rule-storms"}, "Operation 1 (repeal rule-storms): there is no rule rule-storms in the Ruleset."),
+    ({"op": "rule_repeal", "rule": "rule-storms"},
+     "Operation 1 (repeal rule-storms): there is no rule rule-storms in the Ruleset."),
     ({"op": "rule_replace_passage", "rule": "rule-fog", "old": "sunshine", "new": "x"},
      "Operation 1 (replace a passage in 2.2 Fog): the passage to replace does not occur."),
     ({"op": "page_replace_passage", "page": "atlas", "old": "a", "new": "b"},
@@ -134,7 +135,8 @@ def test_enacting_applies_everything_in_one_go_citing_the_proposal(game, t0):
     assert Game.load().rules_profile().pending_limit == 3
     assert User.objects.filter(username="Cato").exists() and Rename.objects.get().proposal == post
     application = AmendmentApplication.objects.get(post=post)
-    assert application.applied and application.revisions == [ruleset.current.pk, Page.objects.get(slug="map").current_id]
+    map_page = Page.objects.get(slug="map")
+    assert application.applied and application.revisions == [ruleset.current.pk, map_page.current_id]
 
 
 def test_an_earlier_enactment_makes_it_stale_and_a_conflict_blocks_enactment(game, t0):
@@ -199,3 +201,76 @@ def test_reopening_offers_to_revert_as_new_revisions_and_updates(game, t0):
     assert User.objects.filter(username="P05").exists()
     with pytest.raises(AmendmentRefused, match="nothing to revert"):
         amendment_revert(application=application, admin=game.admin, now=t0 + timedelta(hours=17))
+
+
+# --- the pages ----------------------------------------------------------------------------------------
+
+
+def login(client, user):
+    from tests.factories import PASSWORD
+
+    assert client.login(username=user.username, password=PASSWORD)
+
+
+def form_data(**extra):
+    data = {"kind": "proposal", "title": "Proposal: Fog Horn", "body": "Sound the horn.", "ruleset_base": "1"}
+    data.update(extra)
+    return data
+
+
+def test_the_post_form_derives_operations_from_the_edited_ruleset_and_previews_them(client, game, t0):
+    """“From the post form, a player opens the current Ruleset in an editor, changes it, and the site derives
+    the operations and shows them in plain words.”"""
+    import time_machine
+
+    login(client, game.players[2])
+    with time_machine.travel(t0, tick=False):
+        page = client.get("/new/").content.decode()
+        assert "Each Player keeps Oil, from 0 to 100." in page
+        edited = RULESET.replace("=== Fog ===", "=== Storm Warnings ===\nRing the bell.\n=== Fog ===")
+        data = form_data(ruleset_text=edited, gndt_0_op="cell_add", gndt_0_row="P03", gndt_0_column="Money",
+                         gndt_0_value="3", preview="1")
+        html = client.post("/new/", data).content.decode()
+        assert "Adds 2.2 Storm Warnings after 2.1" in html and "P03’s Money +3" in html
+        assert not Post.objects.exists()
+        data.pop("preview")
+        response = client.post("/new/", data)
+    post = Post.objects.get()
+    assert response.status_code == 302 and response["Location"] == post.get_absolute_url()
+    assert [op["op"] for op in post.amendment.operations] == ["rule_add", "cell_add"]
+    with time_machine.travel(t0 + timedelta(minutes=1), tick=False):
+        html = client.get(post.get_absolute_url()).content.decode()
+    assert "Adds 2.2 Storm Warnings after 2.1" in html and "diff-insert" in html and "Ring the bell." in html
+
+
+def test_a_bad_amendment_on_the_form_is_refused_with_the_reason(client, game, t0):
+    login(client, game.players[2])
+    response = client.post("/new/", form_data(gndt_0_op="cell_set", gndt_0_row="P03", gndt_0_column="Thalers",
+                                              gndt_0_value="999999x"))
+    assert response.status_code == 400
+    assert "Operation 1 (set P03’s Thalers): Thalers must be a whole number" in response.content.decode()
+    assert not Post.objects.exists()
+
+
+def test_the_admin_panel_shows_the_conflict_and_offers_to_enact_without_applying(client, game, t0):
+    import time_machine
+
+    first = propose(game, game.players[2], "Proposal: Fog Bank", [
+        {"op": "rule_replace_passage", "rule": "rule-fog", "old": "nobody sees", "new": "ships wait"}], at=t0)
+    second = propose(game, game.players[3], "Proposal: Fog Horn", [FOG_PASSAGE], at=t0 + timedelta(minutes=5))
+    pass_votes(game, first, at=t0 + timedelta(hours=1))
+    pass_votes(game, second, at=t0 + timedelta(hours=1))
+    matter_resolve(post=first, admin=game.admin, action="enact", now=t0 + timedelta(hours=13))
+    login(client, game.admin)
+    with time_machine.travel(t0 + timedelta(hours=14), tick=False):
+        panel = client.get("/admin-panel/").content.decode()
+        post_page = client.get(second.get_absolute_url()).content.decode()
+        block = panel.split('id="panel-fog-horn"')[1].split("</section>")[0]
+        assert "Conflict:" in block and "Rule 2.2 changed since this was posted (Proposal: Fog Bank" in block
+        assert "Enact without applying the amendment" in block
+        assert "the passage to replace no longer occurs" in post_page
+        client.post(f"/admin-panel/{second.slug}/resolve/", {"action": "enact"})
+        assert Post.objects.get(pk=second.pk).status == "pending"
+        client.post(f"/admin-panel/{second.slug}/resolve/", {"action": "enact", "apply_amendment": "no"})
+    assert Post.objects.get(pk=second.pk).status == "enacted"
+    assert not AmendmentApplication.objects.get(post=second).applied

@@ -99,7 +99,8 @@ def admin_panel(request: HttpRequest) -> HttpResponse:
     _require_admin(request)
     now = timezone.now()
     request.game_state = state = game_state(now)
-    posts = {p.pk: p for p in Post.objects.for_listing().with_comments().filter(pk__in=[p.pk for p in state.pending])}
+    posts = {p.pk: p for p in Post.objects.for_listing().with_comments().select_related("amendment")
+             .filter(pk__in=[p.pk for p in state.pending])}
     views = [matter_view(posts[p.pk], state=state, now=now, viewer=request.user) for p in state.pending]
     recent = (
         Post.objects.votable()
@@ -119,7 +120,8 @@ def resolve(request: HttpRequest, slug: str) -> HttpResponse:
     _require_admin(request)
     post = get_object_or_404(Post, slug=slug)
     try:
-        matter_resolve(post=post, admin=request.user, action=request.POST.get("action", ""), now=timezone.now())
+        matter_resolve(post=post, admin=request.user, action=request.POST.get("action", ""), now=timezone.now(),
+                       apply_amendment=request.POST.get("apply_amendment") != "no")
     except VoteError as error:
         messages.error(request, str(error))
     else:
