@@ -274,3 +274,21 @@ def test_the_admin_panel_shows_the_conflict_and_offers_to_enact_without_applying
         client.post(f"/admin-panel/{second.slug}/resolve/", {"action": "enact", "apply_amendment": "no"})
     assert Post.objects.get(pk=second.pk).status == "enacted"
     assert not AmendmentApplication.objects.get(post=second).applied
+
+
+def test_an_archive_with_a_malformed_amendment_names_the_field_and_writes_nothing(game, t0):
+    from blognomic.archive.exporter import export_archive
+    from blognomic.archive.fields import ArchiveError
+    from blognomic.archive.importer import import_archive
+
+    propose(game, game.players[2], "Proposal: Fog Horn", [FOG_PASSAGE], at=t0)
+    archive = export_archive()
+    assert archive["amendments"][0]["operations"] == [FOG_PASSAGE]
+    archive["amendments"][0]["operations"] = [{"op": "rule_repeal"}]
+    for post in archive["posts"]:
+        post["id"] += "-copy"
+    archive["amendments"][0]["post"] += "-copy"
+    before = Post.objects.count()
+    with pytest.raises(ArchiveError, match=r"amendments\[0\]\.operations: Operation 1 \(repeal \): it needs “rule”"):
+        import_archive(archive)
+    assert Post.objects.count() == before

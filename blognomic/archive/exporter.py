@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from blognomic.archive.amendments import export_amendments
 from blognomic.archive.fields import FORMAT, VERSION, format_time
 from blognomic.archive.gndt import export_gndt
 from dynasties.models import Absence, Dynasty, Game, User
@@ -25,6 +26,7 @@ def export_archive() -> dict:
         "dynasties": _dynasties(names),
         "posts": _posts(names),
         "rule_changes": _rule_changes(names),
+        "amendments": export_amendments(names),
         "gndt": export_gndt(),
         "wiki": {"pages": _pages(names)},
     }

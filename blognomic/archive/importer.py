@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
 
+from blognomic.archive.amendments import import_amendments, parse_amendments
 from blognomic.archive.fields import FORMAT, VERSION, ArchiveError, Reader, check_text
 from dynasties.models import PROFILE_CHOICES, Absence, Dynasty, Game, PlayerNameValidator, User
 from ruleset.models import Page, Revision
@@ -57,6 +58,7 @@ class Parsed:
     dynasty_refs: dict[int, str] = field(default_factory=dict)
     post_refs: dict[str, str] = field(default_factory=dict)
     rule_changes: list[dict] = field(default_factory=list)
+    amendments: list[dict] = field(default_factory=list)
 
 
 def _name(reader: Reader, key: str, parsed: Parsed, *, required: bool = True) -> str | None:
@@ -96,6 +98,9 @@ def parse_archive(data: Any) -> Parsed:
     ids: set[str] = set()
     for item, path in root.items("posts"):
         parsed.posts.append(_parse_post(Reader(item, path), parsed, ids, numbers))
+    parsed.amendments = parse_amendments(root.data.get("amendments"), ids)
+    parsed.accounts.update(name for a in parsed.amendments for app in a["applications"]
+                           for name in (app["by"], app["reverted_by"]) if isinstance(name, str))
     for item, path in root.items("rule_changes"):
         parsed.rule_changes.append(_parse_rule_change(Reader(item, path), parsed, ids))
     gndt = root.child("gndt")
@@ -312,6 +317,7 @@ def import_archive(data: Any) -> dict[str, int]:
         posts = _write_posts(parsed, users, dynasties)
         _write_pages(parsed, users, posts, pages)
         _write_rule_changes(parsed, users, posts)
+        import_amendments(parsed.amendments, posts=posts, users=users)
         if parsed.gndt:
             from blognomic.archive.gndt import import_gndt
 
