@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from votes.forms import CommentForm, PostForm, ReopenForm
-from votes.models import Post
+from votes.models import Amendment, Post
 from votes.posting import PostError, post_create, post_edit
 from votes.selectors import matter_view
 from votes.services import VoteError, comment_add, dov_emperor_decide, matter_reopen, matter_resolve
@@ -119,15 +119,17 @@ def admin_panel(request: HttpRequest) -> HttpResponse:
 def resolve(request: HttpRequest, slug: str) -> HttpResponse:
     _require_admin(request)
     post = get_object_or_404(Post, slug=slug)
+    apply_amendment = request.POST.get("apply_amendment") != "no"
     try:
         matter_resolve(post=post, admin=request.user, action=request.POST.get("action", ""), now=timezone.now(),
-                       apply_amendment=request.POST.get("apply_amendment") != "no")
+                       apply_amendment=apply_amendment)
     except VoteError as error:
         messages.error(request, str(error))
     else:
         post.refresh_from_db()
         messages.success(request, f"“{post.title}”: {post.display_status}.")
-        if post.outcome == "enacted" and post.kind in ("proposal", "cfj"):
+        applied = apply_amendment and Amendment.objects.filter(post=post).exists()
+        if post.outcome == "enacted" and post.kind in ("proposal", "cfj") and not applied:
             request.session["enacted_for_ruleset"] = [post.slug, f"Enacting {post.get_kind_display()}: {post.subject}"]
     return redirect("admin_panel")
 

@@ -50,7 +50,7 @@ from ruleset.amend import (
 from ruleset.diffing import render_inline_diff
 from ruleset.models import RULESET_SLUG, Page, Revision, RuleChange
 from ruleset.services import WikiError, rule_renames_since, ruleset_apply_amendment, ruleset_revert_amendment
-from ruleset.structure import parse_ruleset
+from ruleset.structure import parse_ruleset, serialize_ruleset
 from votes.models import Amendment, Post
 from votes.posting import amendment_save, post_create
 from votes.signals import EnactmentRefused
@@ -149,7 +149,8 @@ def _preview_rules(operations: list[dict], preview: Preview, descriptions: dict[
         return
     preview.stale.extend(words for _, words in sorted(touched.items()))
     descriptions.update(zip(indices, applied.descriptions, strict=True))
-    preview.ruleset_diff = render_inline_diff(current.text, applied.text, context=2)
+    # Against the canonical form, so a Ruleset stored with other spacing shows only the amendment's change.
+    preview.ruleset_diff = render_inline_diff(serialize_ruleset(ruleset), applied.text, context=2)
 
 
 def _rules_touched(page: Page, base: int, operations: list[dict], translated: list[dict]) -> dict[int, str]:
