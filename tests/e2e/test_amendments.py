@@ -93,7 +93,7 @@ def test_a_proposal_written_in_the_editor_is_enacted_and_a_rival_shows_its_confl
 
     log_in(page, base, admin.username)
     page.goto(base + "/admin-panel/")
-    page.locator("#panel-gentle-storms button.enact").first.click()
+    page.locator("#panel-gentle-storms button.enact").click()
     expect(page.locator("li.message.success")).to_contain_text("Enacted")
     first = Post.objects.get(slug="gentle-storms")
     assert Page.objects.get(slug="ruleset").current.post == first
