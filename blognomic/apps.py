@@ -9,9 +9,11 @@ class BlognomicConfig(AppConfig):
     verbose_name = "BlogNomic"
 
     def ready(self) -> None:
+        from blognomic.amendments.services import amendment_apply_on_enactment
         from blognomic.signals import refuse_nul_bytes
         from blognomic.succession.services import dynasty_begin_from_declaration
-        from votes.signals import declaration_enacted
+        from votes.signals import declaration_enacted, matter_enacted
 
         pre_save.connect(refuse_nul_bytes, dispatch_uid="blognomic.refuse_nul_bytes")
         declaration_enacted.connect(dynasty_begin_from_declaration, dispatch_uid="succession-from-declaration")
+        matter_enacted.connect(amendment_apply_on_enactment, dispatch_uid="amendments-on-enactment")

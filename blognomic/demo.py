@@ -11,6 +11,7 @@ from pathlib import Path
 
 from django.db import transaction
 
+from blognomic.amendments.services import post_create_with_amendment, ruleset_base_number
 from blognomic.roster.services import application_submit
 from dynasties.models import Absence, Dynasty, Game, User
 from gndt.models import Cell, CellChange, Column, Row, Update
@@ -125,11 +126,17 @@ def _build_posts(users: dict[str, User], *, now: datetime) -> None:
     welcome.sticky = True
     welcome.save(update_fields=["sticky"])
 
-    rations = post_create(
-        author=users["Cato"], kind=Kind.PROPOSAL, title="Proposal: Oil Rations", now=ago(6 * 24),
-        body="Add a subrule to “The Lighthouse”: *At the start of each week, every Keeper with less than 5 Oil "
-             "gains 3 Oil from the Storehouse, if it has that much.*",
-    )
+    def propose(name, title, hours, body, operations, kind=Kind.PROPOSAL):
+        return post_create_with_amendment(author=users[name], kind=kind, title=title, body=body, flavour="",
+                                          trivial=False, anonymous=False, operations=operations,
+                                          base_number=ruleset_base_number(), now=ago(hours))
+
+    rations = propose("Cato", "Proposal: Oil Rations", 6 * 24,
+                      "Add a subrule to “The Lighthouse”: *At the start of each week, every Keeper with less than "
+                      "5 Oil gains 3 Oil from the Storehouse, if it has that much.*", [
+                          {"op": "rule_add", "title": "Oil Rations", "into": "rule-the-lighthouse", "at": "end",
+                           "body": "At the start of each week, every Keeper with less than 5 Oil gains 3 Oil from "
+                                   "the Storehouse, if it has that much."}])
     for name, hours in [("Ada", 143), ("Bram", 140), ("Dilys", 138), ("Wren", 131), ("Fenna", 130)]:
         vote(rations, name, "for", hours, "Fair enough." if name == "Dilys" else "")
     matter_resolve(post=rations, admin=users["Ada"], action="enact", now=ago(126))
@@ -152,20 +159,37 @@ def _build_posts(users: dict[str, User], *, now: datetime) -> None:
     vote(shifts, "Dilys", "against", 95, "On reflection this breaks Trimming the Wick. Self-killing.")
     matter_resolve(post=shifts, admin=users["Bram"], action="fail", now=ago(94))
 
-    storms = post_create(
-        author=users["Ezra Vane"], kind=Kind.PROPOSAL, title="Proposal: Storm Warnings", now=ago(50),
-        body="Create a rule “Storm Warnings”: *A Keeper on the Dusk shift may post a storm warning once per "
-             "week; while it stands, no Keeper may move Oil to the Storehouse.*",
-    )
+    bigger = propose("Bram", "Proposal: A Bigger Storehouse", 60,
+                     "Let Keepers move up to 8 Oil a day to the Storehouse, and put 10 Oil in it to start.", [
+                         {"op": "rule_replace_passage", "rule": "rule-the-storehouse", "old": "up to 5 Oil",
+                          "new": "up to 8 Oil"},
+                         {"op": "cell_add", "row": "The Storehouse", "column": "Oil", "delta": 10}])
+    for name, hours in [("Ada", 58), ("Cato", 57), ("Dilys", 55), ("Wren", 54)]:
+        vote(bigger, name, "for", hours)
+
+    storms = propose("Ezra Vane", "Proposal: Storm Warnings", 50,
+                     "Create a rule “Storm Warnings”: *A Keeper on the Dusk shift may post a storm warning once "
+                     "per week; while it stands, no Keeper may move Oil to the Storehouse.*", [
+                         {"op": "rule_add", "title": "Storm Warnings", "after": "rule-the-storehouse",
+                          "body": "A Keeper on the Dusk shift may post a storm warning once per week; while it "
+                                  "stands, no Keeper may move Oil to the Storehouse."},
+                         {"op": "rule_replace_passage", "rule": "rule-the-storehouse",
+                          "old": "may move up to 5 Oil", "new": "may move up to 5 Oil (unless a storm warning "
+                                                                "stands)"}])
+    matter_resolve(post=bigger, admin=users["Bram"], action="enact", now=ago(40))
     vote(storms, "Cato", "for", 44)
     vote(storms, "Fenna", "against", 40, "Storms are bad enough already.")
     vote(storms, "Ada", "deferential", 30)
     vote(storms, "Fenna", "for", 20, "Changed my mind after the last gale.")
 
-    logbook = post_create(
-        author=users["Fenna"], kind=Kind.PROPOSAL, title="Proposal: The Keeper's Logbook", now=ago(6),
-        body="Create a wiki page “Logbook” where any Keeper may record one sighting per day.",
-    )
+    logbook = propose("Fenna", "Proposal: The Keeper's Logbook", 6,
+                      "Any Keeper may record one sighting per day on the Sightings page, and earns a mark for it "
+                      "in a new GNDT column.", [
+                          {"op": "rule_add", "title": "The Logbook", "into": "section-dynastic-rules", "at": "end",
+                           "body": "Once per day a Keeper may record a sighting on the Sightings page; they then "
+                                   "gain one Sighting in the GNDT."},
+                          {"op": "column_add", "column": "Sightings", "kind": "integer", "default": "0"},
+                          {"op": "cell_add", "row": "Fenna", "column": "Oil", "delta": -1}])
     vote(logbook, "Ada", "for", 5, "Lovely idea.")
     vote(logbook, "Bram", "against", 4)
     comment_add(post=logbook, author=User.objects.get(username="Spectator Sam"), text="Following with interest!",

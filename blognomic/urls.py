@@ -33,6 +33,8 @@ urlpatterns = [
     path("stats/<slug:name>.png", stats_views.stats_chart, name="stats_chart"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Before votes' own URLs: the post form here is votes' form with the amendment editor added.
+    path("", include("blognomic.amendments.urls")),
     path("", include("votes.urls")),
     path("", include("ruleset.urls")),
     path("", include("gndt.urls")),

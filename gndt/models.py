@@ -263,7 +263,7 @@ class UpdateQuerySet(models.QuerySet):
 
     def for_log(self) -> UpdateQuerySet:
         """Updates with what the log shows: who, the action, undo links, and each change's row and column."""
-        return self.select_related("by", "action", "undoes").prefetch_related(
+        return self.select_related("by", "action", "undoes", "post").prefetch_related(
             models.Prefetch("changes", queryset=CellChange.objects.select_related("row", "column")),
             models.Prefetch("undone_by", queryset=Update.objects.only("pk", "undoes_id", "at")),
         )
@@ -312,6 +312,14 @@ class Update(models.Model):
         related_name="updates_about",
         help_text="The column this update is about: an admin's change to it, or a scheduled effect on it. "
         "Whoever may not see a hidden column does not see the updates about it.",
+    )
+    post = models.ForeignKey(
+        "votes.Post",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="gndt_updates",
+        help_text="The enacted matter whose amendment made this update, if any.",
     )
 
     objects = UpdateQuerySet.as_manager()

@@ -131,8 +131,10 @@ class Revision(models.Model):
 class RuleChange(models.Model):
     """One rule that one revision of a ruleset page added, changed or removed.
 
-    Rules are identified by anchor (a slug of the title), so renumbering alone is not a change, and a
-    renamed rule shows as one rule removed and another added.
+    Rules are identified by anchor (a slug of the title), so renumbering alone is not a change. A rule
+    whose title changed (renamed, or by an Ascension's keyword replacement) is recorded as removed under
+    its old anchor and added under the new one, and the added row names the old anchor in
+    ``previous_anchor``: following those links gives a rule one identity across its whole history.
     """
 
     ADDED = "added"
@@ -146,6 +148,10 @@ class RuleChange(models.Model):
     kind = models.CharField(max_length=8, choices=KIND_CHOICES)
     number = models.CharField(max_length=40, help_text="The rule's number in this revision (or its last).")
     title = models.CharField(max_length=300)
+    previous_anchor = models.CharField(
+        max_length=255, blank=True, db_index=True,
+        help_text="For a rule added under a new title: the anchor it had before (it is the same rule).",
+    )
 
     class Meta:
         ordering = ["-revision__number"]

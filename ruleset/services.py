@@ -26,6 +26,15 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from dynasties.terms import replace_keywords
+from ruleset.amend import (
+    PAGE_OPS,
+    RULE_OPS,
+    AmendError,
+    apply_page_operations,
+    apply_rule_operations,
+    pair_renamed_rules,
+    translate_operations,
+)
 from ruleset.editing import RulesetEditError, repeal_dynastic_rules
 from ruleset.models import RULESET_SLUG, RULESET_TITLE, Page, ProtectionChange, Revision, RuleChange
 from ruleset.seed_import import convert_plaintext_export
@@ -253,9 +262,14 @@ def _append(*, page: Page, author, text: str, summary: str, now: datetime, post=
 
 
 def _rule_changes(page: Page, revision: Revision, previous_text: str) -> list[RuleChange]:
-    """The rules ``revision`` added, changed or removed compared with ``previous_text``, by anchor."""
-    old = {rule.anchor: rule for rule in parse_ruleset(previous_text).all_rules()}
-    new = {rule.anchor: rule for rule in parse_ruleset(revision.text).all_rules()}
+    """The rules ``revision`` added, changed or removed compared with ``previous_text``, by anchor.
+
+    A rule that reappears under a new title is recorded as added with its ``previous_anchor``.
+    """
+    old_ruleset, new_ruleset = parse_ruleset(previous_text), parse_ruleset(revision.text)
+    old = {rule.anchor: rule for rule in old_ruleset.all_rules()}
+    new = {rule.anchor: rule for rule in new_ruleset.all_rules()}
+    renamed = pair_renamed_rules(old_ruleset, new_ruleset)
     changes = []
     for anchor, rule in new.items():
         if anchor not in old:
@@ -264,7 +278,9 @@ def _rule_changes(page: Page, revision: Revision, previous_text: str) -> list[Ru
             kind = RuleChange.CHANGED
         else:
             continue
-        changes.append(_rule_change(page, revision, rule, kind))
+        change = _rule_change(page, revision, rule, kind)
+        change.previous_anchor = renamed.get(anchor, "")[:255]
+        changes.append(change)
     changes.extend(
         _rule_change(page, revision, rule, RuleChange.REMOVED)
         for anchor, rule in old.items()
@@ -485,3 +501,83 @@ def ruleset_import_plaintext(*, text: str, now: datetime, author=None, summary: 
             return page.current
         return _append(page=page, author=author, text=_clean_text(markup), summary=_clean_summary(summary),
                        now=now)
+
+
+# --- amendments ------------------------------------------------------------------------------------
+
+AMENDMENT_NO_PAGE = "there is no wiki page “{page}”"
+AMENDMENT_OPERATION = "Operation {number}: {reason}."
+AMENDMENT_REVERT_MOVED = (
+    "“{title}” has changed since the amendment was applied (revision {latest} is newer than {applied}); "
+    "revert it by hand from the page's history."
+)
+
+
+def rule_renames_since(page: Page, base_number: int | None) -> list[tuple[str, str]]:
+    """The (old anchor, new anchor) renames recorded on ``page`` after revision ``base_number``, oldest first."""
+    changes = RuleChange.objects.filter(page=page, kind=RuleChange.ADDED).exclude(previous_anchor="")
+    if base_number is not None:
+        changes = changes.filter(revision__number__gt=base_number)
+    return list(changes.order_by("revision__number", "pk").values_list("previous_anchor", "anchor"))
+
+
+def ruleset_apply_amendment(*, operations: list[dict], base_number: int | None, post, author, now: datetime,
+                            summary: str) -> list[Revision]:
+    """Apply the wiki operations of an enacted matter: one revision per page changed, each citing ``post``.
+
+    Rules are followed through renames since ``base_number`` (the Ruleset revision the amendment was written
+    against). Raises ``WikiError`` naming the operation when one no longer applies; nothing is written then.
+    """
+    revisions: list[Revision] = []
+    with transaction.atomic():
+        if any(op.get("op") in RULE_OPS for op in operations):
+            page = Page.objects.select_for_update().filter(slug=RULESET_SLUG).first()
+            if page is None or page.current_id is None:
+                raise WikiError(NO_RULESET)
+            translated = translate_operations(operations, rule_renames_since(page, base_number))
+            current = page.revisions.get(pk=page.current_id)
+            stale = base_number is not None and current.number != base_number
+            try:
+                applied = apply_rule_operations(current.text, translated, stale=stale)
+            except AmendError as error:
+                raise WikiError(AMENDMENT_OPERATION.format(number=error.index + 1, reason=error.reason)) from None
+            revisions.append(_append(page=page, author=author, text=_clean_text(applied.text),
+                                     summary=_clean_summary(summary), now=now, post=post))
+        by_page: dict[str, list[tuple[int, dict]]] = {}
+        for index, op in enumerate(operations):
+            if op.get("op") in PAGE_OPS:
+                by_page.setdefault(op.get("page", ""), []).append((index, op))
+        for slug, numbered in by_page.items():
+            page = Page.objects.select_for_update().filter(slug=slug).first()
+            if page is None or page.current_id is None:
+                raise WikiError(AMENDMENT_OPERATION.format(number=numbered[0][0] + 1,
+                                                           reason=AMENDMENT_NO_PAGE.format(page=slug)))
+            text = page.revisions.get(pk=page.current_id).text
+            try:
+                text = apply_page_operations(text, [op for _, op in numbered], stale=True)
+            except AmendError as error:
+                number = numbered[error.index][0] + 1
+                raise WikiError(AMENDMENT_OPERATION.format(number=number, reason=error.reason)) from None
+            revisions.append(_append(page=page, author=author, text=_clean_text(text),
+                                     summary=_clean_summary(summary), now=now, post=post))
+    return revisions
+
+
+def ruleset_revert_amendment(*, revision_ids: list[int], post, author, now: datetime, summary: str) -> list[Revision]:
+    """Undo the revisions an amendment made, each as a new revision restoring the text before it.
+
+    Refused with ``WikiError`` when a page has been changed since the amendment's revision: that needs a
+    person to merge.
+    """
+    reverted: list[Revision] = []
+    with transaction.atomic():
+        for applied in Revision.objects.filter(pk__in=revision_ids).select_related("page").order_by("pk"):
+            page = Page.objects.select_for_update().get(pk=applied.page_id)
+            if page.current_id != applied.pk:
+                latest = page.revisions.order_by("-number").first()
+                raise WikiError(AMENDMENT_REVERT_MOVED.format(title=page.title, latest=latest.number,
+                                                              applied=applied.number))
+            before = page.revisions.filter(number=applied.number - 1).first()
+            reverted.append(_append(page=page, author=author, text=before.text if before else "",
+                                    summary=_clean_summary(summary), now=now, post=post))
+    return reverted

@@ -167,7 +167,7 @@ def build_game(now) -> Game:
         "category_feed": {"category": "proposals"}, "post_comments_feed": {"slug": slug},
         "wiki_feed": {"slug": "ruleset"}, "notices_feed": {"token": active.notices_feed_token},
         "message_thread": {"pk": conversation.pk}, "seal_reveal": {"pk": seal.pk},
-        "api:post": {"post_id": slug}, "stats_chart": {"name": "active-players"},
+        "api:post": {"post_id": slug}, "amendment_revert": {"pk": 999999}, "stats_chart": {"name": "active-players"},
     }
     data = {
         "comment_create": {"icon": "for", "text": "Agreed."},

@@ -6,6 +6,8 @@ they moved here from the blog app when votes became the layer that owns them.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import datetime
 
 from django.conf import settings
@@ -230,3 +232,38 @@ class Resolution(models.Model):
 
     def __str__(self) -> str:
         return f"{self.post.slug} {self.outcome} at {self.at:%Y-%m-%d %H:%M}"
+
+
+AMENDABLE_KINDS = (Kind.PROPOSAL, Kind.CFJ)
+"""Matters that may carry an amendment: what they change is applied when they are enacted."""
+
+
+def amendment_digest(operations: list) -> str:
+    """A fingerprint of an amendment's operations: the same operations always give the same digest."""
+    canonical = json.dumps(operations, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+class Amendment(models.Model):
+    """The exact change a Proposal or Call for Judgement makes, as a list of typed operations.
+
+    The operations are plain JSON (see ``blognomic.amendments``): votes stores them with the post and
+    says when the post is enacted; the layer above checks, shows and applies them. They may be changed
+    only while the post itself may be edited.
+    """
+
+    post = models.OneToOneField(Post, on_delete=models.CASCADE, related_name="amendment")
+    operations = models.JSONField(default=list, help_text="The operations, in the order they apply.")
+    digest = models.CharField(max_length=64, editable=False, help_text="SHA-256 of the operations.")
+    base_ruleset_revision = models.PositiveIntegerField(
+        null=True, blank=True,
+        help_text="The Ruleset revision the amendment was written against; rules are followed from there.",
+    )
+    written_at = models.DateTimeField(help_text="When the operations were last written.")
+
+    def __str__(self) -> str:
+        return f"Amendment of {self.post.slug} ({len(self.operations)} operations)"
+
+    def save(self, *args, **kwargs) -> None:
+        self.digest = amendment_digest(self.operations)
+        super().save(*args, **kwargs)

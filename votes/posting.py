@@ -11,7 +11,17 @@ from django.utils.text import slugify
 from dynasties.models import User
 from votes import limits
 from votes.fairplay_notices import after_commit, fair_play_check_post
-from votes.models import MAX_BODY_BYTES, OFFICIAL_KINDS, VOTABLE_KINDS, Kind, Post, Status, title_subject
+from votes.models import (
+    AMENDABLE_KINDS,
+    MAX_BODY_BYTES,
+    OFFICIAL_KINDS,
+    VOTABLE_KINDS,
+    Amendment,
+    Kind,
+    Post,
+    Status,
+    title_subject,
+)
 from votes.selectors import edit_comments, last_failed_dov_with_against
 from votes.state import GameState, game_state
 
@@ -30,6 +40,8 @@ BODY_TOO_LONG = "A post may be at most 100 KB."
 ONLY_PLAYERS_POST = "Only active {players} may make posts."
 ANONYMOUS_ONLY_CFJ = "Only a Call for Judgement may be posted anonymously, and only under the 2008 rules."
 ASCENSION_THROUGH_FORM = "An Ascension Address is posted by the new Emperor through the Ascension form."
+NOT_AMENDABLE = "Only a Proposal or a Call for Judgement may carry an amendment."
+AMENDMENT_OF_RESOLVED = "“{title}” has been resolved; its amendment can no longer change."
 
 
 def unique_slug(title: str) -> str:
@@ -174,3 +186,39 @@ def post_edit(*, post: Post, editor: User, title: str, body: str, flavour: str, 
         post.save()
         after_commit(fair_play_check_post, post=post, now=now, new=False)
         return post
+
+
+def amendment_save(*, post: Post, editor: User, operations: list, base_ruleset_revision: int | None,
+                   now: datetime) -> Amendment | None:
+    """Attach operations to a Proposal or Call for Judgement, or replace or drop (empty list) its amendment.
+
+    The operations must already have been checked against the game by the layer that understands them;
+    this only guards who may change them and when: the author, while the profile's edit lock allows the post
+    itself to be edited. Returns the amendment, or None when it was dropped.
+    """
+    with transaction.atomic():
+        post = Post.objects.select_for_update().select_related("author").get(pk=post.pk)
+        if post.kind not in AMENDABLE_KINDS:
+            raise PostError(NOT_AMENDABLE)
+        if post.is_resolved:
+            raise PostError(AMENDMENT_OF_RESOLVED.format(title=post.title))
+        profile = game_state(now).game.rules_profile()
+        verdict = limits.edit_allowed(profile=profile, post_author=post.author.username, editor=editor.username,
+                                      official=True, comments=edit_comments(post.comments.select_related("author")),
+                                      now=now)
+        if not verdict.allowed:
+            raise PostError(verdict.message)
+        existing = Amendment.objects.filter(post=post).first()
+        if not operations:
+            if existing is not None:
+                existing.delete()
+            return None
+        amendment = existing or Amendment(post=post)
+        amendment.operations = list(operations)
+        amendment.base_ruleset_revision = base_ruleset_revision
+        amendment.written_at = now
+        amendment.save()
+        if existing is not None:
+            post.edited_at = now
+            post.save(update_fields=["edited_at"])
+        return amendment

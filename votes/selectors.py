@@ -386,6 +386,7 @@ def enacted_awaiting_ruleset(*, now: datetime) -> list[Post]:
                             resolutions__outcome="enacted",
                             resolutions__at__gte=now - timedelta(days=AWAITING_RULESET_DAYS))
         .exclude(revisions__page__slug=RULESET_SLUG)
+        .exclude(amendment_applications__applied=True)  # its amendment carried out what it changed
         .distinct()
         .order_by("-posted_at")[:10]
     )

@@ -22,9 +22,9 @@ from django.utils.formats import date_format
 from dynasties.models import User
 from votes import engine, limits
 from votes.fairplay_notices import after_commit, fair_play_check_comment
-from votes.models import MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Resolution, Status
+from votes.models import AMENDABLE_KINDS, MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Resolution, Status
 from votes.selectors import electorate_of, matter_from, oldest_pending_id, resolution_options
-from votes.signals import declaration_enacted
+from votes.signals import EnactmentRefused, declaration_enacted, matter_enacted
 from votes.state import game_state
 
 
@@ -165,10 +165,14 @@ def _final_tally_text(tally: engine.Tally) -> str:
     return f"{tally.for_count}-{tally.against_count} (Quorum {tally.quorum})"
 
 
-def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime | None = None) -> Resolution:
+def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime | None = None,
+                   apply_amendment: bool = True) -> Resolution:
     """Enact or fail a pending matter, if the rules allow it now. ``admin`` None means the system did it.
 
-    ``now`` None means the clock, read once the matter is locked.
+    ``now`` None means the clock, read once the matter is locked. Enacting a Proposal or Call for Judgement
+    applies its amendment in the same transaction (through ``matter_enacted``); ``apply_amendment=False``
+    enacts it without, when the admin chose so because it no longer applies cleanly. If the amendment cannot
+    be applied, nothing is written and ``VoteError`` says why.
     """
     if action not in ("enact", "fail"):
         raise VoteError(f"Unknown resolution “{action}”; use enact or fail.")
@@ -207,12 +211,18 @@ def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime
             summary = f"Failed by {who}: {'vetoed' if outcome == Outcome.VETOED else 'self-killed'}"
         else:
             summary = f"{Outcome(outcome).label} {_final_tally_text(tally)} by {who}"
-        return _record_resolution(post=post, outcome=outcome, by=admin, tally=tally,
-                                  note=f"{summary}. Adminned at {utc_stamp(now)}", now=now)
+        if outcome == Outcome.ENACTED and not apply_amendment:
+            summary += " (its amendment was not applied)"
+        try:
+            return _record_resolution(post=post, outcome=outcome, by=admin, tally=tally,
+                                      note=f"{summary}. Adminned at {utc_stamp(now)}", now=now,
+                                      apply_amendment=apply_amendment)
+        except EnactmentRefused as refused:
+            raise VoteError(str(refused)) from refused
 
 
 def _record_resolution(*, post: Post, outcome: str, by: User | None, tally: engine.Tally, note: str,
-                       now: datetime) -> Resolution:
+                       now: datetime, apply_amendment: bool = True) -> Resolution:
     """Close a locked, pending matter: its status, the admin field, the record, and what victory starts."""
     post.status = Status.ENACTED if outcome == Outcome.ENACTED else Status.FAILED
     post.outcome = outcome
@@ -220,11 +230,14 @@ def _record_resolution(*, post: Post, outcome: str, by: User | None, tally: engi
     post.save(update_fields=["status", "outcome", "admin_note", "body_html", "flavour_html"])
     if post.kind == Kind.DOV and outcome == Outcome.ENACTED:
         declaration_enacted.send(sender=Post, declaration=post, now=now)
-    return Resolution.objects.create(
+    resolution = Resolution.objects.create(
         post=post, outcome=outcome, by=by, at=now, note=note,
         tally={"for": tally.for_count, "against": tally.against_count, "quorum": tally.quorum,
                "votes": dict(tally.votes), "self_killed": tally.self_killed, "vetoed": tally.vetoed},
     )
+    if post.kind in AMENDABLE_KINDS and outcome == Outcome.ENACTED:
+        matter_enacted.send(sender=Post, post=post, by=by, now=now, apply_amendment=apply_amendment)
+    return resolution
 
 
 NOT_THE_EMPERORS_CALL = "Only the {emperor} may decide a Declaration of Victory, and only when the rules allow it."

@@ -6,7 +6,6 @@ urlpatterns = [
     path("posts/<str:slug>/comment/", views.comment_create, name="comment_create"),
     path("posts/<str:slug>/tally/", views.tally_box, name="tally_box"),
     path("posts/<str:slug>/decide/", views.emperor_decide, name="emperor_decide"),
-    path("new/", views.new_post, name="new_post"),
     path("preview/", views.markdown_preview, name="markdown_preview"),
     path("posts/<str:slug>/edit/", views.edit_post, name="edit_post"),
     path("admin-panel/", views.admin_panel, name="admin_panel"),

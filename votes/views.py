@@ -15,8 +15,8 @@ from votes.forms import CommentForm, PostForm, ReopenForm
 from votes.limits import EDIT_ONLY_AUTHOR, LimitVerdict
 from votes.markup import render_markdown
 from votes.models import MAX_BODY_BYTES, Post
-from votes.posting import EditForbidden, PostError, post_create, post_edit
-from votes.selectors import edit_verdict_for, enacted_awaiting_ruleset, matter_view, proposal_allowance_of
+from votes.posting import EditForbidden, PostError, post_edit
+from votes.selectors import edit_verdict_for, enacted_awaiting_ruleset, matter_view
 from votes.services import VoteError, comment_add, dov_emperor_decide, matter_reopen, matter_resolve
 from votes.state import game_state
 
@@ -80,28 +80,6 @@ def tally_box(request: HttpRequest, slug: str) -> HttpResponse:
 ONLY_PLAYERS_POST = "Only players may post: your account may comment but not post."
 
 
-@login_required
-def new_post(request: HttpRequest) -> HttpResponse:
-    now = timezone.now()
-    request.game_state = state = game_state(now)
-    if not request.user.is_player:
-        return render(request, "votes/new_post.html", {"not_player": ONLY_PLAYERS_POST},
-                      status=403 if request.method == "POST" else 200)
-    profile = state.game.rules_profile()
-    form = PostForm(request.POST or None, initial={"kind": request.GET.get("kind", "proposal")}, profile=profile)
-    if request.method == "POST" and form.is_valid():
-        try:
-            post = post_create(author=request.user, now=now, **form.cleaned_data)
-        except PostError as error:
-            form.add_error(None, str(error))
-        else:
-            messages.success(request, f"Posted “{post.title}”.")
-            return redirect(post)
-    status = 400 if request.method == "POST" else 200
-    allowance = proposal_allowance_of(request.user, profile=profile, now=now)
-    return render(request, "votes/new_post.html", {"form": form, "allowance": allowance}, status=status)
-
-
 def _require_admin(request: HttpRequest) -> None:
     if not (request.user.is_authenticated and request.user.is_admin):
         raise PermissionDenied("Only admins may use the admin panel.")
@@ -111,7 +89,8 @@ def admin_panel(request: HttpRequest) -> HttpResponse:
     _require_admin(request)
     now = timezone.now()
     request.game_state = state = game_state(now)
-    posts = {p.pk: p for p in Post.objects.for_listing().with_comments().filter(pk__in=[p.pk for p in state.pending])}
+    posts = {p.pk: p for p in Post.objects.for_listing().with_comments().select_related("amendment")
+             .filter(pk__in=[p.pk for p in state.pending])}
     views = [matter_view(posts[p.pk], state=state, now=now, viewer=request.user) for p in state.pending]
     recent = (
         Post.objects.votable()
@@ -129,8 +108,10 @@ def admin_panel(request: HttpRequest) -> HttpResponse:
 def resolve(request: HttpRequest, slug: str) -> HttpResponse:
     _require_admin(request)
     post = get_object_or_404(Post, slug=slug)
+    apply_amendment = request.POST.get("apply_amendment") != "no"
     try:
-        matter_resolve(post=post, admin=request.user, action=request.POST.get("action", ""))
+        matter_resolve(post=post, admin=request.user, action=request.POST.get("action", ""),
+                       apply_amendment=apply_amendment)
     except VoteError as error:
         messages.error(request, str(error))
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from blognomic.archive.amendments import export_amendments
 from blognomic.archive.fields import FORMAT, VERSION, format_time
 from blognomic.archive.gndt import export_gndt
 from dynasties.models import Absence, Application, Dynasty, Game, Notification, Rename, User
@@ -33,6 +34,7 @@ def export_archive() -> dict:
         "renames": _renames(names),
         "rule_changes": _rule_changes(names),
         "notifications": _notifications(names),
+        "amendments": export_amendments(names),
         "gndt": export_gndt(),
         "wiki": {"pages": _pages(names)},
     }

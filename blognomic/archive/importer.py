@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
 
+from blognomic.archive.amendments import import_amendments, parse_amendments
 from blognomic.archive.fields import FORMAT, READABLE_VERSIONS, VERSION, ArchiveError, Reader, check_json
 from blognomic.archive.keys import keep_primary_keys, optional_pk, reset_sequences
 from dynasties.models import (
@@ -78,6 +79,7 @@ class Parsed:
     renames: list[dict] = field(default_factory=list)
     notifications: list[dict] = field(default_factory=list)
     version: int = VERSION
+    amendments: list[dict] = field(default_factory=list)
 
 
 def _name(reader: Reader, key: str, parsed: Parsed, *, required: bool = True) -> str | None:
@@ -133,6 +135,9 @@ def parse_archive(data: Any) -> Parsed:
         for key in ("declaration", "ascension_address"):
             if d[key] is not None and d[key] not in ids:
                 parsed.post_refs.setdefault(d[key], r.at(key))
+    parsed.amendments = parse_amendments(root.data.get("amendments"), ids)
+    parsed.accounts.update(name for a in parsed.amendments for app in a["applications"]
+                           for name in (app["by"], app["reverted_by"]) if isinstance(name, str))
     for item, path in root.items("rule_changes"):
         parsed.rule_changes.append(_parse_rule_change(Reader(item, path), parsed, ids))
     for item, path in root.items("renames"):
@@ -440,6 +445,7 @@ def import_archive(data: Any) -> dict[str, int]:
         _write_rule_changes(parsed, users, posts)
         _write_renames(parsed, users, posts)
         _write_notifications(parsed, users)
+        import_amendments(parsed.amendments, posts=posts, users=users)
         if parsed.gndt:
             from blognomic.archive.gndt import import_gndt
 

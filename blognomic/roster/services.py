@@ -15,7 +15,7 @@ from django.db.models import Max
 
 from dynasties import names, rules
 from dynasties.models import Absence, Application, Dynasty, Game, PlayerNameValidator, Rename, User
-from votes.models import Comment, Kind, Post
+from votes.models import AMENDABLE_KINDS, Comment, Post
 
 
 class RosterError(Exception):
@@ -197,11 +197,15 @@ def player_leave(*, user: User, now: datetime) -> Absence:
         return Absence.objects.create(user=user, kind=Absence.LEFT, started_at=now, dynasty=Dynasty.objects.current())
 
 
-def player_rename(*, user: User, new_name: str, admin: User, proposal: Post, now: datetime) -> Rename:
-    """Only an admin renames, and only as an enacted proposal allowed."""
+def player_rename(*, user: User, new_name: str, admin: User, proposal: Post, now: datetime,
+                  reverting: bool = False) -> Rename:
+    """Only an admin renames, and only as an enacted proposal (or Call for Judgement) allowed.
+
+    ``reverting`` puts a name back after the matter that changed it was reopened, so it need not be enacted.
+    """
     if not admin.is_admin:
         raise RosterError(NOT_AN_ADMIN)
-    if proposal.kind != Kind.PROPOSAL or proposal.status != "enacted":
+    if proposal.kind not in AMENDABLE_KINDS or (proposal.status != "enacted" and not reverting):
         raise RosterError(RENAME_NEEDS_ENACTED_PROPOSAL)
     new_name = names.normalise(new_name)
     try:
@@ -268,7 +272,7 @@ def rule_change_record(*, parameter: str, raw_value: str, proposal: Post, admin:
 
     if not admin.is_admin:
         raise RosterError(NOT_AN_ADMIN)
-    if proposal.kind != Kind.PROPOSAL or proposal.status != "enacted":
+    if proposal.kind not in AMENDABLE_KINDS or proposal.status != "enacted":
         raise RosterError("A change to the core rules must cite an enacted Proposal.")
     try:
         value = parse_parameter(parameter, raw_value)

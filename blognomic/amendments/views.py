@@ -1,0 +1,91 @@
+"""The post form with an amendment, and reverting what an amendment applied after its matter was reopened."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from blognomic.amendments.forms import AmendmentForm
+from blognomic.amendments.operations import AmendmentRefused
+from blognomic.amendments.services import (
+    amendment_preview,
+    amendment_revert,
+    post_create_with_amendment,
+    ruleset_base_number,
+)
+from blognomic.models import AmendmentApplication
+from ruleset.models import RULESET_SLUG, Revision
+from votes.forms import PostForm
+from votes.posting import PostError
+from votes.selectors import proposal_allowance_of
+from votes.state import game_state
+from votes.views import ONLY_PLAYERS_POST
+
+
+def _ruleset_text(number: int | None) -> str:
+    if number is None:
+        return ""
+    revision = Revision.objects.filter(page__slug=RULESET_SLUG, number=number).only("text").first()
+    return revision.text if revision else ""
+
+
+@login_required
+def new_post(request: HttpRequest) -> HttpResponse:
+    """Write a post; a Proposal or Call for Judgement may carry an amendment, previewed before posting.
+
+    An account that may not post is told what would let it (applying to join) instead of getting a form; a
+    player sees only the current profile's fields and how many more Proposals they may post.
+    """
+    now = timezone.now()
+    request.game_state = state = game_state(now)
+    if not request.user.is_player:
+        return render(request, "votes/new_post.html", {"not_player": ONLY_PLAYERS_POST},
+                      status=403 if request.method == "POST" else 200)
+    profile = state.game.rules_profile()
+    try:
+        base_number = int(request.POST.get("ruleset_base") or "") if request.method == "POST" else None
+    except ValueError:
+        base_number = None
+    if base_number is None:
+        base_number = ruleset_base_number()
+    base_text = _ruleset_text(base_number)
+    post_form = PostForm(request.POST or None, initial={"kind": request.GET.get("kind", "proposal")}, profile=profile)
+    amend_form = AmendmentForm(request.POST or None, base_text=base_text,
+                               initial={"ruleset_text": base_text, "ruleset_base": base_number})
+    preview = None
+    if request.method == "POST" and post_form.is_valid() and amend_form.is_valid():
+        try:
+            operations = amend_form.operations()
+            if "preview" in request.POST:
+                preview = amendment_preview(operations, base_number=base_number, since=None, now=now)
+            else:
+                post = post_create_with_amendment(author=request.user, operations=operations,
+                                                  base_number=base_number, now=now, **post_form.cleaned_data)
+                messages.success(request, f"Posted “{post.title}”.")
+                return redirect(post)
+        except (AmendmentRefused, PostError) as error:
+            post_form.add_error(None, str(error))
+    status = 400 if request.method == "POST" and post_form.errors else 200
+    allowance = proposal_allowance_of(request.user, profile=profile, now=now)
+    return render(request, "amendments/new_post.html",
+                  {"form": post_form, "amend_form": amend_form, "preview": preview, "allowance": allowance},
+                  status=status)
+
+
+@require_POST
+def revert(request: HttpRequest, pk: int) -> HttpResponse:
+    if not (request.user.is_authenticated and request.user.is_admin):
+        raise PermissionDenied("Only admins may revert what an amendment applied.")
+    application = get_object_or_404(AmendmentApplication, pk=pk)
+    try:
+        amendment_revert(application=application, admin=request.user, now=timezone.now())
+    except AmendmentRefused as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Reverted what “{application.post.title}” applied.")
+    return redirect("admin_panel")

@@ -1,0 +1,55 @@
+"""Amendment blocks for pages of lower layers: the post page's live diff and the admin panel's conflicts.
+
+The post page and the admin panel belong to votes, which knows nothing of the Ruleset or the GNDT; they load
+this library by name, and the blocks are drawn here, at the top.
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.utils import timezone
+
+from blognomic.amendments.services import amendment_preview_cached, revertible_applications
+from blognomic.models import AmendmentApplication
+from ruleset.models import Revision
+from votes.models import Amendment
+
+register = template.Library()
+
+
+def _amendment(post) -> Amendment | None:
+    try:
+        return post.amendment
+    except Amendment.DoesNotExist:
+        return None
+
+
+@register.inclusion_tag("amendments/_post_block.html", takes_context=True)
+def amendment_block(context, post):
+    """The post's amendment: a live diff while it is pending, what it applied once enacted."""
+    amendment = _amendment(post)
+    if amendment is None:
+        return {"amendment": None}
+    application = AmendmentApplication.objects.filter(post=post).order_by("-at", "-pk").first()
+    if post.is_pending or application is None:
+        preview = amendment_preview_cached(amendment, now=timezone.now())
+        return {"amendment": amendment, "post": post, "preview": preview}
+    revisions = list(Revision.objects.filter(pk__in=application.revisions).select_related("page").only(
+        "id", "number", "page__slug", "page__title"))
+    return {"amendment": amendment, "post": post, "application": application, "revisions": revisions}
+
+
+@register.inclusion_tag("amendments/_panel_block.html")
+def amendment_panel(post, view, csrf_token=None):
+    """In the admin panel: whether the amendment still applies, and the choice to enact without it."""
+    amendment = _amendment(post)
+    if amendment is None:
+        return {"amendment": None}
+    return {"amendment": amendment, "post": post, "view": view, "csrf_token": csrf_token,
+            "preview": amendment_preview_cached(amendment, now=timezone.now())}
+
+
+@register.inclusion_tag("amendments/_reverts.html")
+def amendment_reverts(csrf_token=None):
+    """Amendments applied by matters that have since been reopened: offer to revert what they did."""
+    return {"applications": revertible_applications(), "csrf_token": csrf_token}

@@ -1,0 +1,294 @@
+"""Amendments in the game: posting one, the live preview and what went stale, applying it on enactment, all
+or nothing, enacting without applying, and reverting after a reopening."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from blognomic.amendments.operations import AmendmentRefused
+from blognomic.amendments.services import (
+    amendment_preview,
+    amendment_preview_cached,
+    amendment_revert,
+    post_create_with_amendment,
+    ruleset_base_number,
+)
+from blognomic.models import AmendmentApplication
+from dynasties.models import Game, Rename, User
+from gndt.models import Update
+from ruleset.models import Page, Revision, RuleChange
+from ruleset.services import page_create, revision_add, ruleset_replace_keywords
+from ruleset.structure import parse_ruleset
+from tests.factories import vote
+from tests.gndt.builders import make_gndt, value
+from votes.models import Amendment, Post
+from votes.services import VoteError, matter_reopen, matter_resolve
+
+pytestmark = pytest.mark.django_db
+
+RULESET = """\
+== Core Rules ==
+=== Players ===
+Anyone may join.
+=== Proposals ===
+A Player may have two Proposals pending.
+== Dynastic Rules ==
+=== The Lighthouse ===
+Each Player keeps Oil, from 0 to 100.
+=== Fog ===
+When the fog comes, nobody sees.
+"""
+
+
+@pytest.fixture
+def game(t0):
+    game = make_gndt(t0)
+    page_create(title="Ruleset", kind=Page.RULESET, slug="ruleset", author=None, text=RULESET,
+                now=t0 - timedelta(days=20), check_permission=False)
+    page_create(title="Map", kind=Page.GAMESTATE, author=None, text="North: rocks\nSouth: sand\n",
+                now=t0 - timedelta(days=20), check_permission=False)
+    return game
+
+
+def propose(game, author, title, operations, *, at):
+    return post_create_with_amendment(author=author, kind="proposal", title=title, body="As the amendment says.",
+                                      flavour="", trivial=False, anonymous=False, operations=operations,
+                                      base_number=ruleset_base_number(), now=at)
+
+
+def pass_votes(game, post, *, at):
+    for i, voter in enumerate(game.players[:5]):
+        vote(post, voter, "for", at=at + timedelta(minutes=i))
+
+
+FOG_PASSAGE = {"op": "rule_replace_passage", "rule": "rule-fog", "old": "nobody sees", "new": "the horn sounds"}
+
+
+def test_posting_stores_the_amendment_with_its_digest(game, t0):
+    post = propose(game, game.players[2], "Proposal: Fog Horn", [FOG_PASSAGE], at=t0)
+    amendment = Amendment.objects.get(post=post)
+    assert amendment.operations == [FOG_PASSAGE] and len(amendment.digest) == 64
+    assert amendment.base_ruleset_revision == 1
+
+
+@pytest.mark.parametrize(("op", "message"), [
+    ({"op": "rule_repeal", "rule": "rule-storms"},
+     "Operation 1 (repeal rule-storms): there is no rule rule-storms in the Ruleset."),
+    ({"op": "rule_replace_passage", "rule": "rule-fog", "old": "sunshine", "new": "x"},
+     "Operation 1 (replace a passage in 2.2 Fog): the passage to replace does not occur."),
+    ({"op": "page_replace_passage", "page": "atlas", "old": "a", "new": "b"},
+     "Operation 1 (replace a passage in the page atlas): there is no wiki page “atlas”."),
+    ({"op": "cell_set", "row": "Nobody", "column": "Money", "value": "3"},
+     "Operation 1 (set Nobody’s Money): there is no row “Nobody” in the GNDT."),
+    ({"op": "cell_set", "row": "P03", "column": "Thalers", "value": "lots"},
+     "Operation 1 (set P03’s Thalers): Thalers must be a whole number; got 'lots'."),
+    ({"op": "player_rename", "player": "P03", "name": "P04"},
+     "Operation 1 (rename P03): the name “P04” belongs to someone else."),
+])
+def test_an_amendment_that_does_not_apply_is_refused_and_nothing_is_saved(game, t0, op, message):
+    """“Refused at posting with the operation and the reason; nothing is saved.”"""
+    with pytest.raises(AmendmentRefused) as caught:
+        propose(game, game.players[2], "Proposal: Broken", [op], at=t0)
+    assert str(caught.value) == message
+    assert not Post.objects.exists() and not Amendment.objects.exists()
+
+
+def test_preview_says_what_it_does_in_plain_words_with_a_diff(game, t0):
+    preview = amendment_preview([
+        {"op": "rule_add", "title": "Storm Warnings", "body": "Ring the bell.", "after": "rule-the-lighthouse"},
+        {"op": "cell_add", "row": "P03", "column": "Money", "delta": 3},
+        {"op": "parameter_set", "parameter": "pending_limit", "value": "3"},
+        {"op": "player_rename", "player": "P05", "name": "Cato"},
+    ], base_number=1, since=None, now=t0)
+    assert preview.descriptions == [
+        "Adds 2.2 Storm Warnings after 2.1", "P03’s Money +3",
+        "Sets pending_limit (Most Proposals one player may have pending (weight, under 2005)) from 2 to 3",
+        "Renames P05 to Cato",
+    ]
+    assert preview.applies and "diff-insert" in preview.ruleset_diff
+    assert preview.gndt_changes == [("P03’s Money", "300", "303")]
+
+
+def test_enacting_applies_everything_in_one_go_citing_the_proposal(game, t0):
+    """“One Ruleset revision (and one revision per other page) whose summary links the Proposal, GNDT updates
+    in the public log citing it, parameter changes and renames recorded.”"""
+    post = propose(game, game.players[2], "Proposal: Fog Horn", [
+        FOG_PASSAGE,
+        {"op": "page_replace_passage", "page": "map", "old": "rocks", "new": "a lighthouse"},
+        {"op": "cell_add", "row": "P03", "column": "Money", "delta": -50},
+        {"op": "column_add", "column": "Wax", "kind": "integer", "default": "4"},
+        {"op": "parameter_set", "parameter": "pending_limit", "value": "3"},
+        {"op": "player_rename", "player": "P05", "name": "Cato"},
+    ], at=t0)
+    pass_votes(game, post, at=t0 + timedelta(hours=1))
+    matter_resolve(post=post, admin=game.admin, action="enact", now=t0 + timedelta(hours=13))
+    ruleset = Page.objects.get(slug="ruleset")
+    assert ruleset.current.number == 2 and ruleset.current.post == post
+    assert ruleset.current.summary == "Enacting Proposal: Fog Horn"
+    assert "the horn sounds" in parse_ruleset(ruleset.current.text).find("Fog").body
+    assert Page.objects.get(slug="map").current.text.startswith("North: a lighthouse")
+    update = Update.objects.get(post=post)
+    assert value(game, "P03", "Money") == "250" and value(game, "P01", "Wax") == "4"
+    assert update.changes.count() >= 2
+    assert Game.load().rules_profile().pending_limit == 3
+    assert User.objects.filter(username="Cato").exists() and Rename.objects.get().proposal == post
+    application = AmendmentApplication.objects.get(post=post)
+    map_page = Page.objects.get(slug="map")
+    assert application.applied and application.revisions == [ruleset.current.pk, map_page.current_id]
+
+
+def test_an_earlier_enactment_makes_it_stale_and_a_conflict_blocks_enactment(game, t0):
+    """“Rule 2.2 changed since this was posted (Proposal: Fog Bank, enacted …); the passage to replace no longer
+    occurs” — and enacting it then is refused with nothing written, unless the admin enacts without applying."""
+    first = propose(game, game.players[2], "Proposal: Fog Bank", [
+        {"op": "rule_replace_passage", "rule": "rule-fog", "old": "nobody sees", "new": "ships wait"}], at=t0)
+    second = propose(game, game.players[3], "Proposal: Fog Horn", [FOG_PASSAGE], at=t0 + timedelta(minutes=5))
+    pass_votes(game, first, at=t0 + timedelta(hours=1))
+    pass_votes(game, second, at=t0 + timedelta(hours=1))
+    matter_resolve(post=first, admin=game.admin, action="enact", now=t0 + timedelta(hours=13))
+
+    amendment = Amendment.objects.get(post=second)
+    preview = amendment_preview_cached(amendment, now=t0 + timedelta(hours=14))
+    assert preview.problems == [
+        "Rule 2.2 changed since this was posted (Proposal: Fog Bank, enacted 26 Jul); "
+        "the passage to replace no longer occurs"]
+    revisions = Revision.objects.count()
+    with pytest.raises(VoteError, match="The amendment no longer applies: Rule 2.2 changed since"):
+        matter_resolve(post=second, admin=game.admin, action="enact", now=t0 + timedelta(hours=14))
+    assert Post.objects.get(pk=second.pk).status == "pending" and Revision.objects.count() == revisions
+
+    matter_resolve(post=second, admin=game.admin, action="enact", now=t0 + timedelta(hours=14),
+                   apply_amendment=False)
+    application = AmendmentApplication.objects.get(post=second)
+    assert not application.applied and "no longer occurs" in application.note
+    assert "its amendment was not applied" in Post.objects.get(pk=second.pk).admin_note
+    assert Revision.objects.count() == revisions
+
+
+def test_a_rule_is_found_after_renumbering_and_keyword_replacement(game, t0):
+    """Rules are addressed by a stable identity: an Ascension's keyword replacement renames “Players” to
+    “Keepers”, and an amendment written against the old title still finds it."""
+    post = propose(game, game.players[2], "Proposal: Open Doors", [
+        {"op": "rule_replace_passage", "rule": "rule-players", "old": "Anyone may join.", "new": "Anyone at all."}],
+        at=t0)
+    ruleset_replace_keywords(replacements={"Player": "Keeper"}, author=None, now=t0 + timedelta(minutes=30))
+    ruleset = Page.objects.get(slug="ruleset")
+    revision_add(page=ruleset, author=None, text=ruleset.current.text.replace(
+        "== Core Rules ==\n", "== Core Rules ==\n=== Welcome ===\nHello.\n"), now=t0 + timedelta(minutes=40))
+    assert RuleChange.objects.filter(anchor="rule-keepers", previous_anchor="rule-players").exists()
+    pass_votes(game, post, at=t0 + timedelta(hours=1))
+    matter_resolve(post=post, admin=game.admin, action="enact", now=t0 + timedelta(hours=13))
+    rule = parse_ruleset(Page.objects.get(slug="ruleset").current.text).find("Keepers")
+    assert rule.number == "1.2" and rule.body == "Anyone at all."
+
+
+def test_reopening_offers_to_revert_as_new_revisions_and_updates(game, t0):
+    post = propose(game, game.players[2], "Proposal: Fog Horn", [
+        FOG_PASSAGE, {"op": "cell_add", "row": "P03", "column": "Money", "delta": 7},
+        {"op": "player_rename", "player": "P05", "name": "Cato"}], at=t0)
+    pass_votes(game, post, at=t0 + timedelta(hours=1))
+    matter_resolve(post=post, admin=game.admin, action="enact", now=t0 + timedelta(hours=13))
+    application = AmendmentApplication.objects.get(post=post)
+    with pytest.raises(AmendmentRefused, match="reopen it before reverting"):
+        amendment_revert(application=application, admin=game.admin, now=t0 + timedelta(hours=14))
+    matter_reopen(post=post, admin=game.admin, reason="CfJ: it was not the oldest", now=t0 + timedelta(hours=15))
+    amendment_revert(application=application, admin=game.admin, now=t0 + timedelta(hours=16))
+    ruleset = Page.objects.get(slug="ruleset")
+    assert ruleset.current.number == 3 and ruleset.current.text == ruleset.revisions.get(number=1).text
+    assert value(game, "P03", "Money") == "300"
+    assert User.objects.filter(username="P05").exists()
+    with pytest.raises(AmendmentRefused, match="nothing to revert"):
+        amendment_revert(application=application, admin=game.admin, now=t0 + timedelta(hours=17))
+
+
+# --- the pages ----------------------------------------------------------------------------------------
+
+
+def login(client, user):
+    from tests.factories import PASSWORD
+
+    assert client.login(username=user.username, password=PASSWORD)
+
+
+def form_data(**extra):
+    data = {"kind": "proposal", "title": "Proposal: Fog Horn", "body": "Sound the horn.", "ruleset_base": "1"}
+    data.update(extra)
+    return data
+
+
+def test_the_post_form_derives_operations_from_the_edited_ruleset_and_previews_them(client, game, t0):
+    """“From the post form, a player opens the current Ruleset in an editor, changes it, and the site derives
+    the operations and shows them in plain words.”"""
+    import time_machine
+
+    login(client, game.players[2])
+    with time_machine.travel(t0, tick=False):
+        page = client.get("/new/").content.decode()
+        assert "Each Player keeps Oil, from 0 to 100." in page
+        edited = RULESET.replace("=== Fog ===", "=== Storm Warnings ===\nRing the bell.\n=== Fog ===")
+        data = form_data(ruleset_text=edited, gndt_0_op="cell_add", gndt_0_row="P03", gndt_0_column="Money",
+                         gndt_0_value="3", preview="1")
+        html = client.post("/new/", data).content.decode()
+        assert "Adds 2.2 Storm Warnings after 2.1" in html and "P03’s Money +3" in html
+        assert not Post.objects.exists()
+        data.pop("preview")
+        response = client.post("/new/", data)
+    post = Post.objects.get()
+    assert response.status_code == 302 and response["Location"] == post.get_absolute_url()
+    assert [op["op"] for op in post.amendment.operations] == ["rule_add", "cell_add"]
+    with time_machine.travel(t0 + timedelta(minutes=1), tick=False):
+        html = client.get(post.get_absolute_url()).content.decode()
+    assert "Adds 2.2 Storm Warnings after 2.1" in html and "diff-insert" in html and "Ring the bell." in html
+
+
+def test_a_bad_amendment_on_the_form_is_refused_with_the_reason(client, game, t0):
+    login(client, game.players[2])
+    response = client.post("/new/", form_data(gndt_0_op="cell_set", gndt_0_row="P03", gndt_0_column="Thalers",
+                                              gndt_0_value="999999x"))
+    assert response.status_code == 400
+    assert "Operation 1 (set P03’s Thalers): Thalers must be a whole number" in response.content.decode()
+    assert not Post.objects.exists()
+
+
+def test_the_admin_panel_shows_the_conflict_and_offers_to_enact_without_applying(client, game, t0):
+    import time_machine
+
+    first = propose(game, game.players[2], "Proposal: Fog Bank", [
+        {"op": "rule_replace_passage", "rule": "rule-fog", "old": "nobody sees", "new": "ships wait"}], at=t0)
+    second = propose(game, game.players[3], "Proposal: Fog Horn", [FOG_PASSAGE], at=t0 + timedelta(minutes=5))
+    pass_votes(game, first, at=t0 + timedelta(hours=1))
+    pass_votes(game, second, at=t0 + timedelta(hours=1))
+    matter_resolve(post=first, admin=game.admin, action="enact", now=t0 + timedelta(hours=13))
+    login(client, game.admin)
+    with time_machine.travel(t0 + timedelta(hours=14), tick=False):
+        panel = client.get("/admin-panel/").content.decode()
+        post_page = client.get(second.get_absolute_url()).content.decode()
+        block = panel.split('id="panel-fog-horn"')[1].split("</section>")[0]
+        assert "Conflict:" in block and "Rule 2.2 changed since this was posted (Proposal: Fog Bank" in block
+        assert "Enact without applying the amendment" in block
+        assert "the passage to replace no longer occurs" in post_page
+        client.post(f"/admin-panel/{second.slug}/resolve/", {"action": "enact"})
+        assert Post.objects.get(pk=second.pk).status == "pending"
+        client.post(f"/admin-panel/{second.slug}/resolve/", {"action": "enact", "apply_amendment": "no"})
+    assert Post.objects.get(pk=second.pk).status == "enacted"
+    assert not AmendmentApplication.objects.get(post=second).applied
+
+
+def test_an_archive_with_a_malformed_amendment_names_the_field_and_writes_nothing(game, t0):
+    from blognomic.archive.exporter import export_archive
+    from blognomic.archive.fields import ArchiveError
+    from blognomic.archive.importer import import_archive
+
+    propose(game, game.players[2], "Proposal: Fog Horn", [FOG_PASSAGE], at=t0)
+    archive = export_archive()
+    assert archive["amendments"][0]["operations"] == [FOG_PASSAGE]
+    archive["amendments"][0]["operations"] = [{"op": "rule_repeal"}]
+    for post in archive["posts"]:
+        post["id"] += "-copy"
+    archive["amendments"][0]["post"] += "-copy"
+    before = Post.objects.count()
+    with pytest.raises(ArchiveError, match=r"amendments\[0\]\.operations: Operation 1 \(repeal \): it needs “rule”"):
+        import_archive(archive)
+    assert Post.objects.count() == before
