@@ -77,10 +77,14 @@ def stamp(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def read_proposals(path: Path, wanted: int, dynasties: int | None) -> list[dict]:
-    """The proposals of the last dynasties: ``dynasties`` of them, or as many as make ``wanted`` proposals."""
+def read_history(path: Path) -> list[dict]:
+    """Every proposal of the CSV that names its dynasty, in file order (oldest first)."""
     with path.open(encoding="utf-8", errors="replace", newline="") as handle:
-        rows = [row for row in csv.DictReader(handle) if (row.get("dynasty") or "").strip().isdigit()]
+        return [row for row in csv.DictReader(handle) if (row.get("dynasty") or "").strip().isdigit()]
+
+
+def last_dynasties(rows: list[dict], wanted: int, dynasties: int | None = None) -> list[dict]:
+    """The proposals of the last dynasties: ``dynasties`` of them, or as many as make ``wanted`` proposals."""
     by_dynasty: dict[int, list[dict]] = defaultdict(list)
     for row in rows:
         by_dynasty[int(row["dynasty"])].append(row)
@@ -94,13 +98,117 @@ def read_proposals(path: Path, wanted: int, dynasties: int | None) -> list[dict]
     return [row for number in sorted(chosen) for row in by_dynasty[number]]
 
 
-def synthetic_rule(rng: random.Random, number: int) -> str:
-    words = " ".join(rng.choice(RULE_WORDS) for _ in range(rng.randint(12, 24)))
-    return f"{number}. {words.capitalize()}."
+def read_proposals(path: Path, wanted: int, dynasties: int | None) -> list[dict]:
+    """The proposals of the last dynasties: ``dynasties`` of them, or as many as make ``wanted`` proposals."""
+    return last_dynasties(read_history(path), wanted, dynasties)
 
 
-def synthetic_ruleset(rng: random.Random, rules: int = 30) -> list[str]:
-    return [synthetic_rule(rng, n) for n in range(1, rules + 1)]
+def _csv_time(moment: datetime) -> str:
+    return moment.strftime("%d %b %Y %H:%M:%S")
+
+
+def scaled_rows(rows: list[dict], scale: float) -> list[dict]:
+    """The real history at ``scale`` times its size, as CSV rows ``build_archive`` reads.
+
+    Below 1: the last dynasties, as many as make ``scale`` of the proposals. Above 1: the history grows
+    into the past, the way a longer-running game would: earlier "eras" repeat the real dynasties (each with
+    its real proposal and comment counts, dates and outcomes) shifted back by the history's span, their
+    dynasties numbered before the real ones and their players named apart ("Kevan (era 3)"), so each
+    era has its own players, as new generations of a long game would. The oldest era is partial when
+    ``scale`` is not whole. Only the real (newest) era keeps proposals still open.
+    """
+    if scale <= 0:
+        raise ValueError("scale must be positive")
+    wanted = max(1, round(scale * len(rows)))
+    if wanted <= len(rows):
+        return last_dynasties(rows, wanted)
+    times = [t for row in rows for t in (parse_csv_time(row.get("postedDate", "")),) if t]
+    span = max(times) - min(times) + timedelta(days=28)
+    top = max(int(row["dynasty"]) for row in rows)
+    eras = -(-wanted // len(rows))
+    result: list[dict] = []
+    for era in range(eras):
+        back = eras - 1 - era  # how many spans before the real history this era lies
+        source = rows if era else last_dynasties(rows, wanted - (eras - 1) * len(rows))
+        for row in source:
+            if back == 0:
+                result.append({**row, "dynasty": str(int(row["dynasty"]) + era * top)})
+                continue
+            shifted = dict(row)
+            shifted["dynasty"] = str(int(row["dynasty"]) + era * top)
+            label = f" (era {era + 1})"
+            for key in ("proposer", "admin"):
+                name = (row.get(key) or "").strip()
+                if name and name not in ("?", "-"):
+                    shifted[key] = name[:140] + label
+            posted = parse_csv_time(row.get("postedDate", ""))
+            closed = parse_csv_time(row.get("closedDate", ""))
+            if posted:
+                shifted["postedDate"] = _csv_time(posted - span * back)
+            if (row.get("status") or "").strip() == "Open":
+                # An old era's open proposal was resolved long ago.
+                shifted["status"] = "Failed"
+                closed = (posted or min(times)) + timedelta(hours=48)
+            shifted["closedDate"] = _csv_time(closed - span * back) if closed else ""
+            result.append(shifted)
+    return result
+
+
+CORE_TITLES = (
+    "Ruleset and Gamestate", "Players", "Proposals", "Votes", "Enactment", "Calls for Judgement",
+    "Victory and Ascension", "Hiatus", "Fair Play", "Gamestate Tracking", "Time", "Idling",
+)
+
+
+def synthetic_sentence(rng: random.Random) -> str:
+    words = " ".join(rng.choice(RULE_WORDS) for _ in range(rng.randint(10, 18)))
+    return f"{words.capitalize()}."
+
+
+def synthetic_body(rng: random.Random) -> str:
+    return " ".join(synthetic_sentence(rng) for _ in range(rng.randint(1, 3)))
+
+
+def synthetic_ruleset(rng: random.Random, dynastic: int = 14) -> list[list[str]]:
+    """[section, title, body] for each rule: the fixed core rules, then ``dynastic`` dynastic ones."""
+    rules = [["Core Rules", title, synthetic_body(rng)] for title in CORE_TITLES]
+    rules += [["Dynastic Rules", dynastic_title(rng), synthetic_body(rng)] for _ in range(dynastic)]
+    return rules
+
+
+def dynastic_title(rng: random.Random) -> str:
+    return f"{rng.choice(RULE_WORDS).capitalize()} {rng.choice(RULE_WORDS).capitalize()}"
+
+
+def ruleset_text(rules: list[list[str]]) -> str:
+    """The Ruleset in the wiki's stored markup (``== Section ==``, ``=== Rule ===``)."""
+    lines: list[str] = []
+    section = None
+    for rule_section, title, body in rules:
+        if rule_section != section:
+            section = rule_section
+            lines.append(f"== {section} ==")
+        lines += [f"=== {title} ===", body, ""]
+    return "\n".join(lines)
+
+
+def enact_into(rng: random.Random, rules: list[list[str]]) -> tuple[str, str]:
+    """Change the Ruleset as an enacted proposal might: mostly amend a rule, sometimes add or repeal one.
+
+    Returns the proposal's body and the rule's title, so the post and the revision agree.
+    """
+    dynastic = [i for i, rule in enumerate(rules) if rule[0] == "Dynastic Rules"]
+    roll = rng.random()
+    if roll < 0.15 and len(dynastic) < 24:
+        rule = ["Dynastic Rules", dynastic_title(rng), synthetic_body(rng)]
+        rules.append(rule)
+        return f"Add a new rule to the Ruleset, called “{rule[1]}”:\n\n> {rule[2]}\n", rule[1]
+    if roll < 0.25 and len(dynastic) > 6:
+        rule = rules.pop(rng.choice(dynastic))
+        return f"Repeal the rule “{rule[1]}”.\n", rule[1]
+    rule = rules[rng.randrange(len(rules))]
+    rule[2] = synthetic_body(rng)
+    return f"Replace the text of the rule “{rule[1]}” with:\n\n> {rule[2]}\n", rule[1]
 
 
 def build_archive(rows: list[dict], seed: int) -> dict:
@@ -144,10 +252,6 @@ def build_archive(rows: list[dict], seed: int) -> dict:
         for name in pool[number]:
             first_seen[name] = min(first_seen.get(name, starts[number]), starts[number])
     last_moment = max(span[1] for span in dynasty_span.values())
-    players = [
-        {"name": name, "admin": name in admins, "idle": False, "joined_at": stamp(joined - timedelta(days=7))}
-        for name, joined in sorted(first_seen.items(), key=lambda item: (item[1], item[0]))
-    ]
     emperors = {n: (dynasty_admins[n].most_common(1) or [(None, 0)])[0][0] for n in numbers}
     dynasties = [
         {"number": n, "emperor": emperors[n], "player_term": "Player", "emperor_term": "Emperor",
@@ -157,6 +261,7 @@ def build_archive(rows: list[dict], seed: int) -> dict:
     ]
 
     posts, revisions = [], []
+    last_seen: dict[str, datetime] = {}
     ruleset = synthetic_ruleset(rng)
     for p in proposals:
         end = p["closed"] or min(p["posted"] + timedelta(hours=48), last_moment + timedelta(hours=1))
@@ -171,28 +276,45 @@ def build_archive(rows: list[dict], seed: int) -> dict:
             else:
                 author = rng.choice(voters)
                 icon = rng.choices(("for", "against", None), ICON_WEIGHTS[p["outcome"]])[0]
+            if author in first_seen:
+                last_seen[author] = at
             comments.append({"author": author, "at": stamp(at), "icon": icon,
                              "text": f"{rng.choice(PHRASES)} (On “{p['title'][:40]}”.)"})
         emperor = emperors[p["dynasty"]]
         if p["outcome"] == "vetoed" and emperor:
             comments.append({"author": emperor, "at": stamp(end - timedelta(seconds=30)), "icon": "veto",
                              "text": "Vetoed."})
+        last_seen[p["proposer"]] = max(last_seen.get(p["proposer"], p["posted"]), p["posted"])
+        if p["admin"] and p["closed"]:
+            last_seen[p["admin"]] = max(last_seen.get(p["admin"], p["closed"]), p["closed"])
         resolution = None
         if p["status"] != "pending":
             resolution = {"by": p["admin"], "at": stamp(p["closed"]), "outcome": p["outcome"],
                           "note": f"{p['outcome'].capitalize()} by {p['admin'] or 'an admin'}."}
-        post_id = f"p{p['index']:05d}-{p['dynasty']}"
+        post_id = f"p{p['index']:06d}-{p['dynasty']}"
+        if p["outcome"] == "enacted":
+            body, _ = enact_into(rng, ruleset)
+            revisions.append({"at": stamp(p["closed"]), "author": p["admin"], "post": post_id,
+                              "summary": f"Enacting {post_id}", "text": ruleset_text(ruleset)})
+        else:
+            body = f"Replace the text of the rule “{rng.choice(ruleset)[1]}” with:\n\n> {synthetic_body(rng)}\n"
         posts.append({
             "id": post_id, "kind": "proposal", "title": f"Proposal: {p['title']}", "author": p["proposer"],
-            "posted_at": stamp(p["posted"]), "dynasty": p["dynasty"],
-            "body": f"Enact a new rule:\n\n> {rng.choice(ruleset)[4:]}\n", "flavour": "",
+            "posted_at": stamp(p["posted"]), "dynasty": p["dynasty"], "body": body, "flavour": "",
             "status": p["status"], "resolution": resolution, "comments": comments,
         })
-        if p["outcome"] == "enacted":
-            changed = rng.randrange(len(ruleset))
-            ruleset[changed] = synthetic_rule(rng, changed + 1)
-            revisions.append({"at": stamp(p["closed"]), "author": p["admin"], "post": post_id,
-                              "summary": f"Enacting {post_id}", "text": "\n".join(ruleset) + "\n"})
+
+    # As in the real game, only the players of the last weeks are active: the others went idle a week
+    # after they were last seen (Rulesets 50 onward idle a player after seven days without a post).
+    cutoff = min(starts[numbers[-1]], last_moment - timedelta(days=30))
+    players = []
+    for name, joined in sorted(first_seen.items(), key=lambda item: (item[1], item[0])):
+        seen = last_seen.get(name, joined)
+        player = {"name": name, "admin": name in admins, "idle": seen < cutoff,
+                  "joined_at": stamp(joined - timedelta(days=7))}
+        if player["idle"]:
+            player["idle_since"] = stamp(min(seen + timedelta(days=7), cutoff))
+        players.append(player)
     pages = []
     if revisions:
         pages.append({"title": "Ruleset", "kind": "ruleset", "protected": True, "revisions": revisions})
