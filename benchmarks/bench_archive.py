@@ -1,16 +1,24 @@
-"""Time ``import_archive`` and ``export_archive`` on an archive shaped like the real BlogNomic history.
+"""Time loading and exporting an archive shaped like the real BlogNomic history, at its size or a multiple.
 
-Run from the project root: ``.venv/bin/python benchmarks/bench_archive.py [--proposals 2000]``.
+Run from the project root: ``.venv/bin/python benchmarks/bench_archive.py [--proposals 2000 | --scale 10]
+[--loader importer|bulk] [--database-url postgres://blognomic:blognomic@127.0.0.1:5432/blognomic]
+[--no-export] [--no-memory]``.
 
 The archive is built at run time from the real figures in ``../shared/data/blognomic-history/
 fullprophistory.csv`` (read from there, never copied into the project): the proposals of the last dynasties,
-enough for ``--proposals``, each with its real proposer, dates, status, admin and comment count. Everything
-else is synthetic: comment text, who commented and which icon (in proportions that fit each outcome), an
-Emperor per dynasty (its busiest admin), one Ruleset revision per enacted proposal, and a few spectators.
+enough for ``--proposals``, each with its real proposer, dates, status, admin and comment count; or with
+``--scale`` the whole history that many times (1: all of it; 10: 158,000 proposals and 1.4 million
+comments, the history repeated into the past, see ``scaled_rows``; 0.1: the last dynasties holding a tenth
+of it). Everything else is synthetic: comment text, who commented and which icon (in proportions that fit
+each outcome), an Emperor per dynasty (its busiest admin), one Ruleset revision per enacted proposal (the
+Ruleset in the wiki's markup, about 7 KB, with the rule the proposal changed), a few spectators, and which
+players are idle (those not seen in the last month).
 
-It imports into a fresh, migrated SQLite database in a temporary directory (``DATABASE_URL`` is always
-replaced, so no other database is touched), exports it again, and prints the rows imported, the import and
-export seconds, their query counts and, from a second run under tracemalloc, their peak Python memory.
+It loads it into a fresh, migrated database, a SQLite file in a temporary directory or, with
+``--database-url``, a PostgreSQL database created for the run beside the one named and dropped after (no
+other database is touched), with ``import_archive`` (the default: every field checked) or ``bulk_load``
+(the same rows, bulk inserts). It exports it again, and prints the rows loaded, the build, load and export
+seconds, their query counts and, from a second run under tracemalloc, their peak Python memory.
 """
 
 from __future__ import annotations
@@ -19,8 +27,10 @@ import argparse
 import csv
 import os
 import random
+import resource
 import secrets
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -322,9 +332,9 @@ def build_archive(rows: list[dict], seed: int) -> dict:
             "dynasties": dynasties, "posts": posts, "wiki": {"pages": pages}}
 
 
-def setup_django(database_path: Path) -> None:
+def setup_django(database_url: str) -> None:
     os.environ["DJANGO_SETTINGS_MODULE"] = "blognomic.settings"
-    os.environ["DATABASE_URL"] = f"sqlite:///{database_path}"
+    os.environ["DATABASE_URL"] = database_url
     # Production-like settings: with DEBUG on Django would keep every query in memory.
     os.environ["DEBUG"] = "0"
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(40))
@@ -334,42 +344,69 @@ def setup_django(database_path: Path) -> None:
     django.setup()
 
 
-def run(archive: dict) -> dict:
+class QueryCounter:
+    """Counts the SQL statements run through Django's connection, without keeping them (bulk inserts are big)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.count += 1
+        return execute(sql, params, many, context)
+
+
+def _load(archive: dict, loader: str) -> dict[str, float]:
+    """Load with the chosen loader; returns bulk_load's seconds per step (nothing for the importer)."""
+    if loader == "bulk":
+        from bulk_load import bulk_load
+
+        return bulk_load(archive)["seconds"]
+    from blognomic.archive import import_archive
+
+    import_archive(archive)
+    return {}
+
+
+def run(archive: dict, *, loader: str = "importer", export: bool = True, memory: bool = True) -> dict:
     from django.core.management import call_command
     from django.db import connection
-    from django.test.utils import CaptureQueriesContext
 
-    from blognomic.archive import export_archive, import_archive
+    from blognomic.archive import export_archive
     from blognomic.models import Comment, Post
     from dynasties.models import Absence, Dynasty, User
-    from ruleset.models import Revision
+    from ruleset.models import Revision, RuleChange
     from votes.models import Resolution
 
     call_command("migrate", verbosity=0)
     figures: dict = {}
-    with CaptureQueriesContext(connection) as queries:
+    counter = QueryCounter()
+    with connection.execute_wrapper(counter):
         started = time.perf_counter()
-        import_archive(archive)
+        figures["steps"] = _load(archive, loader)
         figures["import_seconds"] = time.perf_counter() - started
-    figures["import_queries"] = len(queries)
+    figures["import_queries"] = counter.count
     figures["rows"] = {model.__name__: model.objects.count()
-                       for model in (User, Dynasty, Absence, Post, Comment, Resolution, Revision)}
-    with CaptureQueriesContext(connection) as queries:
-        started = time.perf_counter()
-        exported = export_archive()
-        figures["export_seconds"] = time.perf_counter() - started
-    figures["export_queries"] = len(queries)
-    assert len(exported["posts"]) == len(archive["posts"]), "the export lost posts"
-
-    # The memory run repeats both on an emptied database: tracemalloc slows Python, so it is not timed.
-    call_command("flush", interactive=False, verbosity=0)
-    tracemalloc.start()
-    import_archive(archive)
-    figures["import_peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.reset_peak()
-    export_archive()
-    figures["export_peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
+                       for model in (User, Dynasty, Absence, Post, Comment, Resolution, Revision, RuleChange)}
+    if export:
+        counter = QueryCounter()
+        with connection.execute_wrapper(counter):
+            started = time.perf_counter()
+            exported = export_archive()
+            figures["export_seconds"] = time.perf_counter() - started
+        figures["export_queries"] = counter.count
+        assert len(exported["posts"]) == len(archive["posts"]), "the export lost posts"
+        del exported
+    if memory:
+        # The memory run repeats both on an emptied database: tracemalloc slows Python, so it is not timed.
+        call_command("flush", interactive=False, verbosity=0)
+        tracemalloc.start()
+        _load(archive, loader)
+        figures["import_peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
+        if export:
+            tracemalloc.reset_peak()
+            export_archive()
+            figures["export_peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
     return figures
 
 
@@ -378,34 +415,67 @@ def main() -> None:
     parser.add_argument("--proposals", type=int, default=2000,
                         help="Take the last dynasties until they hold this many proposals.")
     parser.add_argument("--dynasties", type=int, help="Take exactly this many of the last dynasties instead.")
+    parser.add_argument("--scale", type=float, help="Instead: the real history this many times (see scaled_rows).")
+    parser.add_argument("--loader", choices=("importer", "bulk"), default="importer",
+                        help="import_archive (default) or bulk_load.")
+    parser.add_argument("--database-url", help="postgres://…: load into a temporary PostgreSQL database.")
+    parser.add_argument("--no-export", action="store_true", help="Do not time export_archive.")
+    parser.add_argument("--no-memory", action="store_true", help="Skip the second run under tracemalloc.")
     parser.add_argument("--csv", type=Path, default=DEFAULT_CSV, help="Path of fullprophistory.csv.")
     parser.add_argument("--seed", type=int, default=2016)
-    parser.add_argument("--keep", action="store_true", help="Keep the temporary database and print its path.")
+    parser.add_argument("--keep", action="store_true",
+                        help="Keep the temporary SQLite database and print its path (SQLite only).")
     args = parser.parse_args()
     if not args.csv.exists():
         sys.exit(f"{args.csv} is missing: the benchmark reads the real figures from ../shared at run time.")
+    if args.scale is not None and args.scale <= 0:
+        sys.exit("--scale must be positive.")
 
+    from benchdb import TemporaryDatabase
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     workdir = Path(tempfile.mkdtemp(prefix="blognomic-bench-archive-"))
+    database = TemporaryDatabase(workdir, args.database_url)
+    created = False
     try:
-        setup_django(workdir / "bench.sqlite3")
         started = time.perf_counter()
-        rows = read_proposals(args.csv, args.proposals, args.dynasties)
+        history = read_history(args.csv)
+        if args.scale:
+            rows = scaled_rows(history, args.scale)
+        else:
+            rows = last_dynasties(history, args.proposals, args.dynasties)
         archive = build_archive(rows, args.seed)
         build_seconds = time.perf_counter() - started
         numbers = [d["number"] for d in archive["dynasties"]]
         comments = sum(len(p["comments"]) for p in archive["posts"])
-        print(f"archive: dynasties {numbers[0]}–{numbers[-1]} ({len(numbers)}), "
-              f"{len(archive['posts'])} proposals, {comments} comments, {len(archive['players'])} players, "
+        print(f"archive{f' at scale {args.scale:g}' if args.scale else ''}: dynasties {numbers[0]}–{numbers[-1]} "
+              f"({len(numbers)}), {len(archive['posts'])} proposals, {comments} comments, "
+              f"{len(archive['players'])} players, "
               f"{sum(len(p['revisions']) for p in archive['wiki']['pages'])} ruleset revisions "
               f"(built in {build_seconds:.2f} s)")
-        figures = run(archive)
-        print("rows imported: " + ", ".join(f"{name} {count}" for name, count in figures["rows"].items()))
-        print(f"import: {figures['import_seconds']:.2f} s, {figures['import_queries']} queries, "
-              f"peak {figures['import_peak_mb']:.1f} MB (tracemalloc)")
-        print(f"export: {figures['export_seconds']:.2f} s, {figures['export_queries']} queries, "
-              f"peak {figures['export_peak_mb']:.1f} MB (tracemalloc)")
+        database.create()
+        created = True
+        setup_django(database.url)
+        print(f"database: {database.label}, {database.server_version()}")
+        figures = run(archive, loader=args.loader, export=not args.no_export, memory=not args.no_memory)
+        loader = "import_archive" if args.loader == "importer" else "bulk_load"
+        print("rows loaded: " + ", ".join(f"{name} {count}" for name, count in figures["rows"].items()))
+        peak = f", peak {figures['import_peak_mb']:.1f} MB (tracemalloc)" if "import_peak_mb" in figures else ""
+        print(f"load ({loader}): {figures['import_seconds']:.2f} s, {figures['import_queries']} queries{peak}")
+        if figures["steps"]:
+            print("  " + "; ".join(f"{name} {seconds:.1f} s" for name, seconds in figures["steps"].items()))
+        print(f"build and load: {build_seconds + figures['import_seconds']:.2f} s; peak RSS of this process "
+              f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+        if "export_seconds" in figures:
+            peak = f", peak {figures['export_peak_mb']:.1f} MB (tracemalloc)" if "export_peak_mb" in figures else ""
+            print(f"export: {figures['export_seconds']:.2f} s, {figures['export_queries']} queries{peak}")
     finally:
-        if args.keep:
+        if created:
+            from django.db import connections
+
+            connections.close_all()
+            database.drop()
+        if args.keep and database.name is None:
             print(f"database kept in {workdir}")
         else:
             shutil.rmtree(workdir, ignore_errors=True)

@@ -550,6 +550,10 @@ def print_table(pages: list[Page], figures: dict[str, dict], queries: dict[str, 
             print(f"errors on {page.label}: {kinds}")
 
 
+def load_text() -> str:
+    return ", ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
 def machine_description() -> str:
     memory = ""
     try:
@@ -670,6 +674,7 @@ def main() -> None:
                 wrk_command("wrk", server.port, "/PAGE/", args.seconds, args.concurrency, "sessionid=SESSION")))
         print()
         figures = {}
+        load_before = load_text()
         for page in pages:
             cookie = cookies.get(page.as_user) if page.as_user else None
             check_page(server.port, page, cookie)
@@ -681,6 +686,8 @@ def main() -> None:
                                                args.max_requests, cookie)
         print_table(pages, figures, queries)
         print()
+        print(f"load average (1, 5, 15 min) before the pages: {load_before}; after: {load_text()} "
+              f"(the machine's other work shares the {os.cpu_count()} CPUs)")
         workers = server.worker_pids()
         peaks = {pid: server.peak_rss_mb(pid) for pid in workers}
         shown = ", ".join(f"pid {pid} {mb:.1f} MB" for pid, mb in peaks.items() if mb is not None)

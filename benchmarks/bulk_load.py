@@ -55,8 +55,13 @@ def _insert(model, columns: list[str], rows: Iterable[tuple]) -> int:
     return len(objects)
 
 
-def bulk_load(archive: dict) -> dict[str, int]:
-    """Load ``archive`` (as ``build_archive`` makes it) into the database; returns the rows written."""
+def bulk_load(archive: dict) -> dict:
+    """Load ``archive`` (as ``build_archive`` makes it) into the database.
+
+    Returns the rows written and, under ``seconds``, how long each step took.
+    """
+    import time
+
     from django.db import transaction
 
     from blognomic.archive import import_archive
@@ -66,13 +71,27 @@ def bulk_load(archive: dict) -> dict[str, int]:
     posts = archive.get("posts", [])
     pages = (archive.get("wiki") or {}).get("pages", [])
     rest = {key: value for key, value in archive.items() if key not in ("posts", "wiki")}
+    seconds: dict[str, float] = {}
+    began = time.perf_counter()
+
+    def step(name: str) -> None:
+        nonlocal began
+        now = time.perf_counter()
+        seconds[name] = now - began
+        began = now
+
     with transaction.atomic():
         import_archive(rest)
+        step("players, dynasties, GNDT (import_archive)")
         users = _accounts(posts, pages)
         by_slug = _write_posts(posts, users)
+        step("posts and resolutions")
         comments = _write_comments(posts, users, by_slug)
+        step("comments")
         revisions = _write_pages(pages, users, by_slug)
-    return {"posts": len(posts), "comments": comments, "revisions": revisions}
+        step("wiki revisions and rule changes")
+    step("commit")
+    return {"posts": len(posts), "comments": comments, "revisions": revisions, "seconds": seconds}
 
 
 def _accounts(posts: list[dict], pages: list[dict]) -> dict[str, int]:
