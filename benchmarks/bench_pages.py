@@ -474,9 +474,10 @@ def find_wrk(install: bool) -> str | None:
     return shutil.which("wrk")
 
 
-def wrk_command(wrk: str, port: int, path: str, seconds: float, concurrency: int, cookie: str | None) -> list[str]:
+def wrk_command(wrk: str, port: int, path: str, seconds: float, concurrency: int, cookie: str | None,
+                script: Path = WRK_SCRIPT) -> list[str]:
     command = [wrk, "--threads", "1", "--connections", str(concurrency), "--duration", f"{max(1, round(seconds))}s",
-               "--timeout", "30s", "--latency", "--script", str(WRK_SCRIPT)]
+               "--timeout", "30s", "--latency", "--script", str(script)]
     if cookie:
         command += ["--header", f"Cookie: {cookie}"]
     return [*command, f"http://{HOST}:{port}{path}"]
@@ -526,23 +527,51 @@ def check_page(port: int, page: Page, cookie: str | None) -> None:
 # ---------------------------------------------------------------------------------------------------------
 
 
-def print_table(pages: list[Page], figures: dict[str, dict], queries: dict[str, int]) -> None:
-    bare = figures[pages[0].ident]["rps"]
-    header = (f"{'page':<30} {'path':<34} {'req/s':>8} {'vs bare view':>14} {'of bare':>8} {'median ms':>10} "
-              f"{'p95 ms':>8} {'errors':>7} {'queries':>8}")
+def combine_rounds(pages: list[Page], rounds: list[dict[str, dict]]) -> dict[str, dict]:
+    """Each page's figures over the rounds: medians, and its ratio to the bare view of the same round.
+
+    The machine may be shared, so the load on it drifts during a run; a ratio taken within one round, where
+    the bare view was measured moments before, drifts less than one taken across the run.
+    """
+    bare = pages[0].ident
+    combined = {}
+    for page in pages:
+        runs = [figures[page.ident] for figures in rounds]
+        ratios = [figures[bare]["rps"] / figures[page.ident]["rps"] for figures in rounds if figures[page.ident]["rps"]]
+        combined[page.ident] = {
+            "rps": statistics.median(run["rps"] for run in runs),
+            "ratio": statistics.median(ratios) if ratios else None,
+            "ratio_range": (min(ratios), max(ratios)) if ratios else None,
+            "median_ms": statistics.median(run["median_ms"] for run in runs),
+            "p95_ms": statistics.median(run["p95_ms"] for run in runs),
+            "errors": sum(run["errors"] for run in runs),
+            "error_kinds": sum((run["error_kinds"] for run in runs), Counter()),
+        }
+    return combined
+
+
+def print_table(pages: list[Page], figures: dict[str, dict], queries: dict[str, int], rounds: int = 1) -> None:
+    spread = rounds > 1
+    header = (f"{'page':<30} {'path':<34} {'req/s':>8} {'vs bare view':>14} {'of bare':>8} "
+              + (f"{'ratio range':>12} " if spread else "")
+              + f"{'median ms':>10} {'p95 ms':>8} {'errors':>7} {'queries':>8}")
     print(header)
     print("-" * len(header))
     for index, page in enumerate(pages):
         figure = figures[page.ident]
+        span = ""
         if index == 0:
             ratio, share = "baseline", "100%"
-        elif figure["rps"]:
-            ratio, share = f"{bare / figure['rps']:.1f}× slower", f"{100 * figure['rps'] / bare:.1f}%"
+        elif figure["ratio"]:
+            ratio, share = f"{figure['ratio']:.1f}× slower", f"{100 / figure['ratio']:.1f}%"
+            low, high = figure["ratio_range"]
+            span = f"{low:.1f}–{high:.1f}×"
         else:
             ratio, share = "—", "—"
         shown = page.path if len(page.path) <= 34 else page.path[:31] + "..."
         print(f"{page.label:<30} {shown:<34} {figure['rps']:>8.1f} {ratio:>14} {share:>8} "
-              f"{figure['median_ms']:>10.1f} {figure['p95_ms']:>8.1f} {figure['errors']:>7} "
+              + (f"{span:>12} " if spread else "")
+              + f"{figure['median_ms']:>10.1f} {figure['p95_ms']:>8.1f} {figure['errors']:>7} "
               f"{queries[page.ident]:>8}")
     for page in pages:
         if figures[page.ident]["errors"]:
@@ -581,7 +610,10 @@ def main() -> None:
                              "10: 158,000 proposals and 1.4 million comments).")
     parser.add_argument("--loader", choices=("bulk", "importer"), default="bulk",
                         help="Load the game with bulk_load (default) or import_archive.")
-    parser.add_argument("--seconds", type=float, default=5.0, help="Load each page for this long.")
+    parser.add_argument("--seconds", type=float, default=5.0, help="Load each page for this long, per round.")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="Measure every page this many times in turn and report medians (a shared machine's "
+                             "load drifts; ratios are taken within each round).")
     parser.add_argument("--concurrency", type=int, default=4, help="Client connections (closed loop).")
     parser.add_argument("--max-requests", type=int, default=100_000,
                         help="Python client only: stop a page after this many requests.")
@@ -600,8 +632,8 @@ def main() -> None:
     args = parser.parse_args()
     if not args.csv.exists():
         sys.exit(f"{args.csv} is missing: the benchmark reads the real figures from ../shared at run time.")
-    if args.concurrency < 1 or args.seconds <= 0 or args.max_requests < 1:
-        sys.exit("--concurrency, --seconds and --max-requests must be positive.")
+    if args.concurrency < 1 or args.seconds <= 0 or args.max_requests < 1 or args.rounds < 1:
+        sys.exit("--concurrency, --seconds, --rounds and --max-requests must be positive.")
     if args.scale is not None and args.scale <= 0:
         sys.exit("--scale must be positive.")
     unknown = sorted(set(args.only or ()) - set(PAGE_KEYS))
@@ -667,24 +699,33 @@ def main() -> None:
             generator = f"Python client ({args.concurrency} threads, one connection each)"
         print(f"server: gunicorn, {args.workers} sync workers × 1 thread, DEBUG=0, on {HOST}:{server.port}; "
               f"{os.cpu_count()} CPUs shared by server and client")
-        print(f"load generator: {generator}; {args.seconds:g} s per page after {2 * args.concurrency} "
-              f"warm-up requests")
+        print(f"load generator: {generator}; {args.seconds:g} s per page per round, {args.rounds} round(s), "
+              f"after {2 * args.concurrency} warm-up requests")
         if wrk:
             print("wrk command (the cookie header only for logged-in pages): " + shlex.join(
-                wrk_command("wrk", server.port, "/PAGE/", args.seconds, args.concurrency, "sessionid=SESSION")))
+                wrk_command("wrk", server.port, "/PAGE/", args.seconds, args.concurrency, "sessionid=SESSION",
+                            WRK_SCRIPT.relative_to(ROOT))))
         print()
-        figures = {}
+        rounds: list[dict[str, dict]] = []
         load_before = load_text()
-        for page in pages:
-            cookie = cookies.get(page.as_user) if page.as_user else None
-            check_page(server.port, page, cookie)
-            run_load(server.port, page.path, 60, args.concurrency, 2 * args.concurrency, cookie)  # warm-up
-            if wrk:
-                figures[page.ident] = run_wrk(wrk, server.port, page.path, args.seconds, args.concurrency, cookie)
-            else:
-                figures[page.ident] = run_load(server.port, page.path, args.seconds, args.concurrency,
-                                               args.max_requests, cookie)
-        print_table(pages, figures, queries)
+        for round_number in range(args.rounds):
+            figures = {}
+            for page in pages:
+                cookie = cookies.get(page.as_user) if page.as_user else None
+                if round_number == 0:
+                    check_page(server.port, page, cookie)
+                    run_load(server.port, page.path, 60, args.concurrency, 2 * args.concurrency, cookie)  # warm-up
+                if wrk:
+                    figures[page.ident] = run_wrk(wrk, server.port, page.path, args.seconds, args.concurrency,
+                                                  cookie)
+                else:
+                    figures[page.ident] = run_load(server.port, page.path, args.seconds, args.concurrency,
+                                                   args.max_requests, cookie)
+            rounds.append(figures)
+        if args.rounds > 1:
+            print(f"{args.rounds} rounds over every page; each figure is the median over the rounds, each ratio "
+                  "taken against the bare view of its own round")
+        print_table(pages, combine_rounds(pages, rounds), queries, args.rounds)
         print()
         print(f"load average (1, 5, 15 min) before the pages: {load_before}; after: {load_text()} "
               f"(the machine's other work shares the {os.cpu_count()} CPUs)")
