@@ -235,9 +235,10 @@ def pick_pages(users: dict[str, str] | None = None) -> list[Page]:
 
     users = users or pick_users()
     busiest = Post.objects.annotate(n=Count("comments")).order_by("-n", "pk").values_list("slug", "n").first()
+    # The monthly archive serves the years 2000 onward; at scale the history reaches further back.
     month = (
-        Post.objects.annotate(month=TruncMonth("posted_at")).values("month").annotate(n=Count("pk"))
-        .order_by("-n", "-month").first()
+        Post.objects.filter(posted_at__year__gte=2000).annotate(month=TruncMonth("posted_at")).values("month")
+        .annotate(n=Count("pk")).order_by("-n", "-month").first()
     )
     author = (
         User.objects.filter(posts__kind=Kind.PROPOSAL).annotate(n=Count("posts")).order_by("-n", "pk")
