@@ -538,13 +538,15 @@ def combine_rounds(pages: list[Page], rounds: list[dict[str, dict]]) -> dict[str
     combined = {}
     for page in pages:
         runs = [figures[page.ident] for figures in rounds]
+        answered = [run for run in runs if run["requests"]]  # a round may end before a slow page answers
         ratios = [figures[bare]["rps"] / figures[page.ident]["rps"] for figures in rounds if figures[page.ident]["rps"]]
         combined[page.ident] = {
+            "requests": sum(run["requests"] for run in runs),
             "rps": statistics.median(run["rps"] for run in runs),
             "ratio": statistics.median(ratios) if ratios else None,
             "ratio_range": (min(ratios), max(ratios)) if ratios else None,
-            "median_ms": statistics.median(run["median_ms"] for run in runs),
-            "p95_ms": statistics.median(run["p95_ms"] for run in runs),
+            "median_ms": statistics.median(run["median_ms"] for run in answered) if answered else float("nan"),
+            "p95_ms": statistics.median(run["p95_ms"] for run in answered) if answered else float("nan"),
             "errors": sum(run["errors"] for run in runs),
             "error_kinds": sum((run["error_kinds"] for run in runs), Counter()),
         }
@@ -574,6 +576,10 @@ def print_table(pages: list[Page], figures: dict[str, dict], queries: dict[str, 
               + (f"{span:>12} " if spread else "")
               + f"{figure['median_ms']:>10.1f} {figure['p95_ms']:>8.1f} {figure['errors']:>7} "
               f"{queries[page.ident]:>8}")
+    few = [page.label for page in pages if figures[page.ident]["requests"] < 20 * rounds]
+    if few:
+        print(f"fewer than 20 requests a round on: {', '.join(few)}; their percentiles rest on few samples "
+              "(raise --seconds)")
     for page in pages:
         if figures[page.ident]["errors"]:
             kinds = ", ".join(f"{kind} ×{n}" for kind, n in figures[page.ident]["error_kinds"].most_common())
