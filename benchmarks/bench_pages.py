@@ -1,20 +1,34 @@
-"""Load-test the site's pages under gunicorn against the bare ``/healthz/`` view, in the same run.
+"""Load-test the site's main pages under gunicorn against the bare ``/healthz/`` view, in the same run.
 
-Run from the project root: ``.venv/bin/python benchmarks/bench_pages.py [--proposals 2000] [--seconds 5]
-[--concurrency 4] [--database-url postgres://blognomic:blognomic@127.0.0.1:5432/blognomic]``.
+Run from the project root: ``.venv/bin/python benchmarks/bench_pages.py [--proposals 2000 | --scale 10]
+[--seconds 5] [--concurrency 4] [--database-url postgres://blognomic:blognomic@127.0.0.1:5432/blognomic]
+[--load-generator auto|wrk|python]``.
 
 It builds a realistic game with ``bench_archive``'s builder (the last dynasties of the real history in
-``../shared/data/blognomic-history/fullprophistory.csv``, with their real comment counts) plus a GNDT for the
-current dynasty, and imports it into a fresh database: a SQLite file in a temporary directory, or, with
-``--database-url``, a temporary PostgreSQL database created beside the one named (that one is only
-connected to, never written) and dropped at the end. It then starts gunicorn on a free loopback port with
-production settings (``DEBUG=0``, WhiteNoise's manifest storage after ``collectstatic``) and, for each page,
-runs a closed-loop load generator: ``--concurrency`` threads, each with a persistent
-``http.client.HTTPConnection``, for ``--seconds`` or ``--max-requests`` requests, whichever ends first.
+``../shared/data/blognomic-history/fullprophistory.csv`` with their real comment counts, or with ``--scale``
+the whole history that many times over, growing into the past) plus a GNDT for the current dynasty, and
+loads it into a fresh database: a SQLite file in a temporary directory, or, with ``--database-url``, a
+temporary PostgreSQL database created beside the one named (that one is only connected to, never written)
+and dropped at the end. ``--loader bulk`` (the default) writes it with ``bulk_load``, ``--loader importer``
+with ``import_archive`` (the same rows, far slower at scale). It then starts gunicorn on a free loopback
+port with production settings (``DEBUG=0``, WhiteNoise's manifest storage after ``collectstatic``) and
+loads each page in turn for ``--seconds`` with ``--concurrency`` connections, closed loop.
 
-It prints, per page: requests per second, the ratio to the bare view (bare req/s ÷ page req/s), median and
-95th-percentile latency, errors (anything but a 200), and the SQL queries one request runs (counted in this
-process with Django's test client against the same database). Then the peak RSS of the gunicorn workers.
+The load generator is wrk when it is installed (the benchmark tries ``apt-get install wrk`` when it is
+missing, as root or through passwordless sudo, unless ``--no-install``), reading its 95th percentile through
+``wrk_report.lua``; otherwise a Python client (one thread and one ``http.client`` connection per client).
+The run says which it used. The Python client saturates a core of its own well before the server does, so
+its figures for fast pages are the client's limit, not the server's.
+
+Pages: the bare view, the front page, the busiest post, the busiest month's archive, the proposals category,
+the player page of the busiest proposer, the Ruleset, its history, a diff of its last two revisions, the
+GNDT and its log, the feed, the admin panel (as an admin), and the front page and the busiest post as an
+active player (a session cookie made in this process, sent with every request).
+
+It prints, per page: requests per second, the ratio to the bare view (bare req/s ÷ page req/s) and the page's
+share of the bare view's throughput, median and 95th-percentile latency, errors (anything but a 200), and the
+SQL queries one request runs (counted in this process with Django's test client against the same database,
+as the same user). Then the peak RSS of the gunicorn workers.
 
 The load generator runs on the same machine as the server and shares its CPUs, so the absolute figures
 are those of this machine under that contention; the ratios are what to compare between runs.
@@ -24,9 +38,13 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import json
 import os
+import platform
 import random
+import resource
 import secrets
+import shlex
 import shutil
 import signal
 import socket
@@ -37,9 +55,10 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from datetime import datetime
+from html import escape
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 BENCH_DIR = Path(__file__).resolve().parent
 ROOT = BENCH_DIR.parent
@@ -49,9 +68,16 @@ sys.path.insert(0, str(BENCH_DIR))
 from bench_archive import (  # noqa: E402 - found through the path set above
     DEFAULT_CSV,
     build_archive,
-    read_proposals,
+    last_dynasties,
+    read_history,
+    scaled_rows,
     stamp,
 )
+from benchdb import TemporaryDatabase  # noqa: E402
+
+WRK_SCRIPT = BENCH_DIR / "wrk_report.lua"
+PAGE_KEYS = ("front", "post", "month", "category", "player", "ruleset", "history", "diff", "gndt", "gndt_log",
+             "feed", "admin_panel", "front_player", "post_player")
 
 HOST = "127.0.0.1"
 GNDT_COLOURS = ["Red", "Green", "Blue", "Gold", "Black"]
@@ -124,41 +150,6 @@ def add_gndt(archive: dict, seed: int, updates: int) -> None:
 # The database
 
 
-class TemporaryDatabase:
-    """A fresh database for the run: a SQLite file in ``workdir``, or a PostgreSQL database beside ``url``."""
-
-    def __init__(self, workdir: Path, url: str | None) -> None:
-        self.admin_url = url
-        self.name = None
-        if not url:
-            self.url = f"sqlite:///{workdir / 'bench.sqlite3'}"
-            return
-        parts = urlsplit(url)
-        if parts.scheme not in {"postgres", "postgresql"}:
-            sys.exit("--database-url must be a postgres:// URL (SQLite is the default).")
-        self.name = f"blognomic_bench_{os.getpid()}_{secrets.token_hex(3)}"
-        self.url = urlunsplit(parts._replace(path=f"/{self.name}"))
-
-    @property
-    def label(self) -> str:
-        return "SQLite (temporary file)" if self.name is None else f"PostgreSQL (temporary database {self.name})"
-
-    def _admin(self, statement: str) -> None:
-        import psycopg
-        from psycopg import sql
-
-        with psycopg.connect(self.admin_url, autocommit=True) as connection:
-            connection.execute(sql.SQL(statement).format(sql.Identifier(self.name)))
-
-    def create(self) -> None:
-        if self.name is not None:
-            self._admin("CREATE DATABASE {}")
-
-    def drop(self) -> None:
-        if self.name is not None:
-            self._admin("DROP DATABASE IF EXISTS {} WITH (FORCE)")
-
-
 def server_environment(database_url: str) -> dict[str, str]:
     """Production settings as the README gives them, minus HTTPS (the benchmark speaks plain HTTP)."""
     env = dict(os.environ)
@@ -183,64 +174,134 @@ def setup_django(env: dict[str, str]) -> None:
     django.setup()
 
 
-def load_game(archive: dict) -> None:
+def load_game(archive: dict, loader: str = "bulk") -> None:
     from django.core.management import call_command
 
-    from blognomic.archive import import_archive
-
     call_command("migrate", verbosity=0)
-    import_archive(archive)
+    if loader == "importer":
+        from blognomic.archive import import_archive
+
+        import_archive(archive)
+    else:
+        from bulk_load import bulk_load
+
+        bulk_load(archive)
     # Production static storage (WhiteNoise's manifest) needs collectstatic; STATIC_ROOT is gitignored.
     call_command("collectstatic", interactive=False, verbosity=0)
 
 
-def pick_pages() -> list[tuple[str, str]]:
-    """(label, path) for each page measured, the bare view first, chosen from the imported data."""
+@dataclass(frozen=True)
+class Page:
+    """One page to measure; ``as_user`` names who is logged in (None: a visitor)."""
+
+    label: str
+    path: str
+    as_user: str | None = None
+    key: str = field(default="", compare=False)
+
+    @property
+    def ident(self) -> str:
+        return f"{self.path} as {self.as_user}" if self.as_user else self.path
+
+
+def pick_users() -> dict[str, str]:
+    """An active player who is neither admin nor Emperor (else any active player), and an active admin."""
     from django.db.models import Count
+    from django.utils import timezone
+
+    from dynasties.models import User
+    from votes.state import game_state
+
+    state = game_state(timezone.now())
+    active = User.objects.filter(username__in=state.roster.active_names)
+    emperor = state.emperor.pk if state.emperor else None
+    ranked = active.annotate(n=Count("comments")).order_by("-n", "pk")
+    player = (ranked.filter(is_admin=False).exclude(pk=emperor).first() or ranked.first())
+    admin = ranked.filter(is_admin=True).first() or User.objects.filter(is_admin=True).order_by("pk").first()
+    if player is None or admin is None:
+        raise SystemExit("the game has no active player or no admin to log in as")
+    return {"player": player.username, "admin": admin.username}
+
+
+def pick_pages(users: dict[str, str] | None = None) -> list[Page]:
+    """The pages measured, the bare view first, chosen from the loaded data."""
+    from django.db.models import Count, Max
     from django.db.models.functions import TruncMonth
     from django.urls import reverse
 
     from dynasties.models import User
+    from ruleset.models import Revision
     from votes.models import Kind, Post
 
+    users = users or pick_users()
     busiest = Post.objects.annotate(n=Count("comments")).order_by("-n", "pk").values_list("slug", "n").first()
+    # The monthly archive serves the years 2000 onward; at scale the history reaches further back.
     month = (
-        Post.objects.annotate(month=TruncMonth("posted_at")).values("month").annotate(n=Count("pk"))
-        .order_by("-n", "-month").first()
+        Post.objects.filter(posted_at__year__gte=2000).annotate(month=TruncMonth("posted_at")).values("month")
+        .annotate(n=Count("pk")).order_by("-n", "-month").first()
     )
     author = (
         User.objects.filter(posts__kind=Kind.PROPOSAL).annotate(n=Count("posts")).order_by("-n", "pk")
         .values_list("username", flat=True).first()
     )
-    return [
-        ("bare view", reverse("healthz")),
-        ("front page", reverse("front_page")),
-        (f"busy post ({busiest[1]} comments)", reverse("post_detail", args=[busiest[0]])),
-        ("monthly archive", reverse("month_archive", args=[month["month"].year, month["month"].month])),
-        ("category: proposals", reverse("category", args=["proposals"])),
-        ("player page", reverse("player_detail", args=[author])),
-        ("ruleset", reverse("wiki_page", args=["ruleset"])),
-        ("ruleset history", reverse("wiki_history", args=["ruleset"])),
-        ("GNDT", reverse("gndt_table")),
-        ("feed", reverse("feed")),
+    last = Revision.objects.filter(page__slug="ruleset").aggregate(top=Max("number"))["top"] or 1
+    post_path = reverse("post_detail", args=[busiest[0]])
+    pages = [
+        Page("bare view", reverse("healthz"), key="bare"),
+        Page("front page", reverse("front_page"), key="front"),
+        Page(f"busy post ({busiest[1]} comments)", post_path, key="post"),
+        Page("monthly archive", reverse("month_archive", args=[month["month"].year, month["month"].month]),
+             key="month"),
+        Page("category: proposals", reverse("category", args=["proposals"]), key="category"),
+        Page("player page", reverse("player_detail", args=[author]), key="player"),
+        Page("Ruleset", reverse("wiki_page", args=["ruleset"]), key="ruleset"),
+        Page("Ruleset history", reverse("wiki_history", args=["ruleset"]), key="history"),
+        Page(f"Ruleset diff r{max(1, last - 1)}→r{last}",
+             reverse("wiki_diff", args=["ruleset", str(max(1, last - 1)), str(last)]), key="diff"),
+        Page("GNDT", reverse("gndt_table"), key="gndt"),
+        Page("GNDT log", reverse("gndt_log"), key="gndt_log"),
+        Page("feed", reverse("feed"), key="feed"),
+        Page("admin panel (admin)", reverse("admin_panel"), users["admin"], key="admin_panel"),
+        Page("front page (player)", reverse("front_page"), users["player"], key="front_player"),
+        Page("busy post (player)", post_path, users["player"], key="post_player"),
     ]
+    return pages
 
 
-def count_queries(pages: list[tuple[str, str]]) -> dict[str, int]:
-    """Queries of one request to each page, in this process, after one warm-up request."""
+def session_cookies(pages: list[Page]) -> dict[str, str]:
+    """A session cookie (``name=value``) for each user some page is measured as, made in this process."""
+    from django.conf import settings
+    from django.test import Client
+
+    from dynasties.models import User
+
+    cookies = {}
+    for name in sorted({page.as_user for page in pages if page.as_user}):
+        client = Client()
+        client.force_login(User.objects.get(username=name))
+        cookies[name] = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    return cookies
+
+
+def count_queries(pages: list[Page]) -> dict[str, int]:
+    """Queries of one request to each page, in this process, as its user, after one warm-up request."""
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    client = Client(HTTP_HOST=HOST)
+    from dynasties.models import User
+
     counts = {}
-    for _label, path in pages:
-        client.get(path)
+    for page in pages:
+        client = Client(HTTP_HOST=HOST)
+        if page.as_user:
+            client.force_login(User.objects.get(username=page.as_user))
+        client.get(page.path)
         with CaptureQueriesContext(connection) as queries:
-            response = client.get(path)
+            response = client.get(page.path)
         if response.status_code != 200:
-            raise SystemExit(f"{path} answered {response.status_code} in-process")
-        counts[path] = len(queries)
+            raise SystemExit(f"{page.ident} answered {response.status_code} in-process")
+        counts[page.ident] = len(queries)
     return counts
 
 
@@ -330,13 +391,15 @@ class Gunicorn:
 # The load generator
 
 
-def run_load(port: int, path: str, seconds: float, concurrency: int, max_requests: int) -> dict:
+def run_load(port: int, path: str, seconds: float, concurrency: int, max_requests: int,
+             cookie: str | None = None) -> dict:
     """Closed loop: each thread sends its next request when the last one is answered."""
     lock = threading.Lock()
     issued = 0
     results: list[tuple[list[float], int, Counter]] = []
     start = threading.Barrier(concurrency + 1)
     deadline = 0.0
+    headers = {"Cookie": cookie} if cookie else {}
 
     def worker() -> None:
         nonlocal issued
@@ -354,7 +417,7 @@ def run_load(port: int, path: str, seconds: float, concurrency: int, max_request
             if began >= deadline:
                 break
             try:
-                connection.request("GET", path)
+                connection.request("GET", path, headers=headers)
                 response = connection.getresponse()
                 response.read()
                 if response.status != 200:
@@ -393,41 +456,181 @@ def run_load(port: int, path: str, seconds: float, concurrency: int, max_request
     }
 
 
+def find_wrk(install: bool) -> str | None:
+    """wrk's path; when missing and ``install``, try Debian's package (as root or with passwordless sudo)."""
+    found = shutil.which("wrk")
+    if found or not install or not shutil.which("apt-get"):
+        return found
+    command = ["apt-get", "install", "-y", "-q", "wrk"]
+    if os.geteuid() != 0:
+        if not shutil.which("sudo"):
+            return None
+        command = ["sudo", "-n", *command]
+    print("wrk is missing: trying " + " ".join(command), flush=True)
+    try:
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300,
+                       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return shutil.which("wrk")
+
+
+def wrk_command(wrk: str, port: int, path: str, seconds: float, concurrency: int, cookie: str | None,
+                script: Path = WRK_SCRIPT) -> list[str]:
+    command = [wrk, "--threads", "1", "--connections", str(concurrency), "--duration", f"{max(1, round(seconds))}s",
+               "--timeout", "30s", "--latency", "--script", str(script)]
+    if cookie:
+        command += ["--header", f"Cookie: {cookie}"]
+    return [*command, f"http://{HOST}:{port}{path}"]
+
+
+def run_wrk(wrk: str, port: int, path: str, seconds: float, concurrency: int, cookie: str | None = None) -> dict:
+    """One wrk run (one thread, ``concurrency`` connections), read back through wrk_report.lua's line."""
+    command = wrk_command(wrk, port, path, seconds, concurrency, cookie)
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 120)
+    line = next((line for line in finished.stdout.splitlines() if line.startswith("BENCH_PAGES_JSON ")), None)
+    if finished.returncode != 0 or line is None:
+        raise RuntimeError(f"wrk failed ({finished.returncode}):\n{finished.stdout}\n{finished.stderr}")
+    data = json.loads(line.split(" ", 1)[1])
+    elapsed = data["duration_us"] / 1e6
+    kinds = Counter({f"wrk {kind} errors": data[kind] for kind in ("connect", "read", "write", "timeout")
+                     if data[kind]})
+    if data["status"]:
+        kinds["HTTP 4xx/5xx"] = data["status"]
+    return {
+        "requests": data["requests"],
+        "seconds": elapsed,
+        "rps": data["requests"] / elapsed if elapsed else 0.0,
+        "median_ms": data["p50_us"] / 1000,
+        "p95_ms": data["p95_us"] / 1000,
+        "errors": sum(kinds.values()),
+        "error_kinds": kinds,
+    }
+
+
+def check_page(port: int, page: Page, cookie: str | None) -> None:
+    """One request through gunicorn before the load: a 200, and for a logged-in page, the user's name on it.
+
+    wrk counts only 4xx and 5xx as errors, so a lost session (a redirect to the login page) would otherwise
+    be measured as a fast page.
+    """
+    connection = http.client.HTTPConnection(HOST, port, timeout=60)
+    connection.request("GET", page.path, headers={"Cookie": cookie} if cookie else {})
+    response = connection.getresponse()
+    body = response.read().decode("utf-8", errors="replace")
+    connection.close()
+    if response.status != 200:
+        raise SystemExit(f"{page.ident} answered {response.status} through gunicorn")
+    if page.as_user and escape(page.as_user) not in body:
+        raise SystemExit(f"{page.ident}: the page does not show {page.as_user}, so the session was not used")
+
+
 # ---------------------------------------------------------------------------------------------------------
 
 
-def print_table(pages: list[tuple[str, str]], figures: dict[str, dict], queries: dict[str, int]) -> None:
-    bare = figures[pages[0][1]]["rps"]
-    header = (f"{'page':<28} {'path':<34} {'req/s':>8} {'vs bare view':>14} {'median ms':>10} {'p95 ms':>8} "
-              f"{'errors':>7} {'queries':>8}")
+def combine_rounds(pages: list[Page], rounds: list[dict[str, dict]]) -> dict[str, dict]:
+    """Each page's figures over the rounds: medians, and its ratio to the bare view of the same round.
+
+    The machine may be shared, so the load on it drifts during a run; a ratio taken within one round, where
+    the bare view was measured moments before, drifts less than one taken across the run.
+    """
+    bare = pages[0].ident
+    combined = {}
+    for page in pages:
+        runs = [figures[page.ident] for figures in rounds]
+        answered = [run for run in runs if run["requests"]]  # a round may end before a slow page answers
+        ratios = [figures[bare]["rps"] / figures[page.ident]["rps"] for figures in rounds if figures[page.ident]["rps"]]
+        combined[page.ident] = {
+            "requests": sum(run["requests"] for run in runs),
+            "rps": statistics.median(run["rps"] for run in runs),
+            "ratio": statistics.median(ratios) if ratios else None,
+            "ratio_range": (min(ratios), max(ratios)) if ratios else None,
+            "median_ms": statistics.median(run["median_ms"] for run in answered) if answered else float("nan"),
+            "p95_ms": statistics.median(run["p95_ms"] for run in answered) if answered else float("nan"),
+            "errors": sum(run["errors"] for run in runs),
+            "error_kinds": sum((run["error_kinds"] for run in runs), Counter()),
+        }
+    return combined
+
+
+def print_table(pages: list[Page], figures: dict[str, dict], queries: dict[str, int], rounds: int = 1) -> None:
+    spread = rounds > 1
+    header = (f"{'page':<30} {'path':<34} {'req/s':>8} {'vs bare view':>14} {'of bare':>8} "
+              + (f"{'ratio range':>12} " if spread else "")
+              + f"{'median ms':>10} {'p95 ms':>8} {'errors':>7} {'queries':>8}")
     print(header)
     print("-" * len(header))
-    for index, (label, path) in enumerate(pages):
-        figure = figures[path]
+    for index, page in enumerate(pages):
+        figure = figures[page.ident]
+        span = ""
         if index == 0:
-            ratio = "baseline"
-        elif figure["rps"]:
-            ratio = f"{bare / figure['rps']:.1f}× slower"
+            ratio, share = "baseline", "100%"
+        elif figure["ratio"]:
+            ratio, share = f"{figure['ratio']:.1f}× slower", f"{100 / figure['ratio']:.1f}%"
+            low, high = figure["ratio_range"]
+            span = f"{low:.1f}–{high:.1f}×"
         else:
-            ratio = "—"
-        shown = path if len(path) <= 34 else path[:31] + "..."
-        print(f"{label:<28} {shown:<34} {figure['rps']:>8.1f} {ratio:>14} {figure['median_ms']:>10.1f} "
-              f"{figure['p95_ms']:>8.1f} {figure['errors']:>7} {queries[path]:>8}")
-    for label, path in pages:
-        if figures[path]["errors"]:
-            kinds = ", ".join(f"{kind} ×{n}" for kind, n in figures[path]["error_kinds"].most_common())
-            print(f"errors on {label}: {kinds}")
+            ratio, share = "—", "—"
+        shown = page.path if len(page.path) <= 34 else page.path[:31] + "..."
+        print(f"{page.label:<30} {shown:<34} {figure['rps']:>8.1f} {ratio:>14} {share:>8} "
+              + (f"{span:>12} " if spread else "")
+              + f"{figure['median_ms']:>10.1f} {figure['p95_ms']:>8.1f} {figure['errors']:>7} "
+              f"{queries[page.ident]:>8}")
+    few = [page.label for page in pages if figures[page.ident]["requests"] < 20 * rounds]
+    if few:
+        print(f"fewer than 20 requests a round on: {', '.join(few)}; their percentiles rest on few samples "
+              "(raise --seconds)")
+    for page in pages:
+        if figures[page.ident]["errors"]:
+            kinds = ", ".join(f"{kind} ×{n}" for kind, n in figures[page.ident]["error_kinds"].most_common())
+            print(f"errors on {page.label}: {kinds}")
+
+
+def load_text() -> str:
+    return ", ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def machine_description() -> str:
+    memory = ""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                memory = f", {int(line.split()[1]) / 2**20:.1f} GiB memory"
+    except OSError:
+        pass  # not Linux: leave the memory out
+    model = ""
+    try:
+        model = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                     if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass  # no /proc/cpuinfo model line: leave it out
+    return (f"{os.cpu_count()} CPUs{f' ({model})' if model else ''}{memory}, {platform.system()} "
+            f"{platform.release()}, Python {platform.python_version()}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--proposals", type=int, default=2000,
                         help="Take the last dynasties until they hold this many proposals.")
-    parser.add_argument("--seconds", type=float, default=5.0, help="Load each page for this long.")
-    parser.add_argument("--concurrency", type=int, default=4, help="Client threads, each with its connection.")
-    parser.add_argument("--max-requests", type=int, default=100_000, help="Stop a page after this many requests.")
+    parser.add_argument("--scale", type=float,
+                        help="Instead of --proposals: the real history this many times over (1: all of it, "
+                             "10: 158,000 proposals and 1.4 million comments).")
+    parser.add_argument("--loader", choices=("bulk", "importer"), default="bulk",
+                        help="Load the game with bulk_load (default) or import_archive.")
+    parser.add_argument("--seconds", type=float, default=5.0, help="Load each page for this long, per round.")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="Measure every page this many times in turn and report medians (a shared machine's "
+                             "load drifts; ratios are taken within each round).")
+    parser.add_argument("--concurrency", type=int, default=4, help="Client connections (closed loop).")
+    parser.add_argument("--max-requests", type=int, default=100_000,
+                        help="Python client only: stop a page after this many requests.")
+    parser.add_argument("--load-generator", choices=("auto", "wrk", "python"), default="auto",
+                        help="auto: wrk when installed (or installable), else the Python client.")
+    parser.add_argument("--no-install", action="store_true", help="Do not try to install wrk when it is missing.")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (sync, one thread each).")
     parser.add_argument("--gndt-updates", type=int, default=2000, help="GNDT log entries in the current dynasty.")
+    parser.add_argument("--only", nargs="+", metavar="KEY",
+                        help="Measure only these pages (besides the bare view): " + ", ".join(PAGE_KEYS) + ".")
     parser.add_argument("--database-url",
                         help="postgres://user:password@host:port/db: measure on a temporary PostgreSQL database "
                              "created on that server (the named database is not written) and dropped afterwards.")
@@ -436,8 +639,19 @@ def main() -> None:
     args = parser.parse_args()
     if not args.csv.exists():
         sys.exit(f"{args.csv} is missing: the benchmark reads the real figures from ../shared at run time.")
-    if args.concurrency < 1 or args.seconds <= 0 or args.max_requests < 1:
-        sys.exit("--concurrency, --seconds and --max-requests must be positive.")
+    if args.concurrency < 1 or args.seconds <= 0 or args.max_requests < 1 or args.rounds < 1:
+        sys.exit("--concurrency, --seconds, --rounds and --max-requests must be positive.")
+    if args.scale is not None and args.scale <= 0:
+        sys.exit("--scale must be positive.")
+    unknown = sorted(set(args.only or ()) - set(PAGE_KEYS))
+    if unknown:
+        sys.exit(f"unknown page(s) for --only: {', '.join(unknown)}; choose from {', '.join(PAGE_KEYS)}")
+
+    wrk = None
+    if args.load_generator != "python":
+        wrk = find_wrk(install=not args.no_install)
+        if wrk is None and args.load_generator == "wrk":
+            sys.exit("wrk is not installed and could not be installed (Debian: apt-get install wrk).")
 
     # A SIGTERM (from run_all, say) unwinds like Ctrl-C, so gunicorn and the temporary database go too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -447,41 +661,81 @@ def main() -> None:
     created = False
     try:
         started = time.perf_counter()
-        archive = build_archive(read_proposals(args.csv, args.proposals, None), args.seed)
+        history = read_history(args.csv)
+        rows = scaled_rows(history, args.scale) if args.scale else last_dynasties(history, args.proposals)
+        archive = build_archive(rows, args.seed)
         add_gndt(archive, args.seed, args.gndt_updates)
+        built = time.perf_counter() - started
         numbers = [d["number"] for d in archive["dynasties"]]
         comments = sum(len(p["comments"]) for p in archive["posts"])
+        summary = (f"dynasties {numbers[0]}–{numbers[-1]} ({len(numbers)}), {len(archive['posts'])} proposals, "
+                   f"{comments} comments, {len(archive['players'])} players "
+                   f"({sum(not p['idle'] for p in archive['players'])} active), "
+                   f"{sum(len(p['revisions']) for p in archive['wiki']['pages'])} Ruleset revisions, "
+                   f"GNDT {len(archive['gndt']['rows'])} rows × {len(archive['gndt']['columns'])} columns with "
+                   f"{len(archive['gndt']['log'])} updates")
         database.create()
         created = True
         env = server_environment(database.url)
         setup_django(env)
-        load_game(archive)
-        print(f"game: dynasties {numbers[0]}–{numbers[-1]} ({len(numbers)}), {len(archive['posts'])} proposals, "
-              f"{comments} comments, {len(archive['players'])} players, "
-              f"{sum(len(p['revisions']) for p in archive['wiki']['pages'])} ruleset revisions, "
-              f"GNDT {len(archive['gndt']['rows'])} rows × {len(archive['gndt']['columns'])} columns with "
-              f"{len(archive['gndt']['log'])} updates (built and imported in {time.perf_counter() - started:.1f} s)")
-        print(f"database: {database.label}")
+        loading = time.perf_counter()
+        load_game(archive, args.loader)
+        loaded = time.perf_counter() - loading
+        del archive, rows, history
+        print(f"game{f' at scale {args.scale:g}' if args.scale else ''}: {summary}")
+        print(f"built in {built:.1f} s, loaded ({args.loader}) in {loaded:.1f} s; peak RSS of this process "
+              f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+        print(f"database: {database.label}, {database.server_version()}")
+        print(f"machine: {machine_description()}")
 
         pages = pick_pages()
+        if args.only:
+            pages = [page for page in pages if page.key == "bare" or page.key in args.only]
         queries = count_queries(pages)
+        cookies = session_cookies(pages)
         from django.db import connections
 
         connections.close_all()
 
         server = Gunicorn(env, args.workers, workdir / "gunicorn.log")
         server.wait_ready()
+        if wrk:
+            version = subprocess.run([wrk, "--version"], capture_output=True, text=True).stdout.split("\n")[0]
+            generator = f"wrk ({version.split(' Copyright')[0].strip()}), 1 thread × {args.concurrency} connections"
+        else:
+            generator = f"Python client ({args.concurrency} threads, one connection each)"
         print(f"server: gunicorn, {args.workers} sync workers × 1 thread, DEBUG=0, on {HOST}:{server.port}; "
-              f"load: {args.concurrency} client threads × {args.seconds:g} s (at most {args.max_requests} "
-              f"requests) per page, after {2 * args.concurrency} warm-up requests; {os.cpu_count()} CPUs shared "
-              f"by server and client")
+              f"{os.cpu_count()} CPUs shared by server and client")
+        print(f"load generator: {generator}; {args.seconds:g} s per page per round, {args.rounds} round(s), "
+              f"after {2 * args.concurrency} warm-up requests")
+        if wrk:
+            print("wrk command (the cookie header only for logged-in pages): " + shlex.join(
+                wrk_command("wrk", server.port, "/PAGE/", args.seconds, args.concurrency, "sessionid=SESSION",
+                            WRK_SCRIPT.relative_to(ROOT))))
         print()
-        figures = {}
-        for _label, path in pages:
-            run_load(server.port, path, 60, args.concurrency, 2 * args.concurrency)  # warm-up, not counted
-            figures[path] = run_load(server.port, path, args.seconds, args.concurrency, args.max_requests)
-        print_table(pages, figures, queries)
+        rounds: list[dict[str, dict]] = []
+        load_before = load_text()
+        for round_number in range(args.rounds):
+            figures = {}
+            for page in pages:
+                cookie = cookies.get(page.as_user) if page.as_user else None
+                if round_number == 0:
+                    check_page(server.port, page, cookie)
+                    run_load(server.port, page.path, 60, args.concurrency, 2 * args.concurrency, cookie)  # warm-up
+                if wrk:
+                    figures[page.ident] = run_wrk(wrk, server.port, page.path, args.seconds, args.concurrency,
+                                                  cookie)
+                else:
+                    figures[page.ident] = run_load(server.port, page.path, args.seconds, args.concurrency,
+                                                   args.max_requests, cookie)
+            rounds.append(figures)
+        if args.rounds > 1:
+            print(f"{args.rounds} rounds over every page; each figure is the median over the rounds, each ratio "
+                  "taken against the bare view of its own round")
+        print_table(pages, combine_rounds(pages, rounds), queries, args.rounds)
         print()
+        print(f"load average (1, 5, 15 min) before the pages: {load_before}; after: {load_text()} "
+              f"(the machine's other work shares the {os.cpu_count()} CPUs)")
         workers = server.worker_pids()
         peaks = {pid: server.peak_rss_mb(pid) for pid in workers}
         shown = ", ".join(f"pid {pid} {mb:.1f} MB" for pid, mb in peaks.items() if mb is not None)
