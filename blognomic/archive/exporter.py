@@ -14,6 +14,7 @@ from collections import defaultdict
 from blognomic.archive.amendments import export_amendments
 from blognomic.archive.fields import FORMAT, VERSION, format_time
 from blognomic.archive.gndt import export_gndt
+from blognomic.archive.personal import export_personal
 from dynasties.models import Absence, Application, Dynasty, Game, Notification, Rename, User
 from ruleset.models import Page, ProtectionChange, Revision
 from votes.models import Comment, Post, Resolution
@@ -35,6 +36,7 @@ def export_archive() -> dict:
         "rule_changes": _rule_changes(names),
         "notifications": _notifications(names),
         "amendments": export_amendments(names),
+        "personal": export_personal(names),
         "gndt": export_gndt(),
         "wiki": {"pages": _pages(names)},
     }

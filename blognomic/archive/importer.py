@@ -23,6 +23,7 @@ from django.utils.text import slugify
 from blognomic.archive.amendments import import_amendments, parse_amendments
 from blognomic.archive.fields import FORMAT, READABLE_VERSIONS, VERSION, ArchiveError, Reader, check_json
 from blognomic.archive.keys import keep_primary_keys, optional_pk, reset_sequences
+from blognomic.archive.personal import import_personal, parse_personal
 from dynasties.models import (
     PROFILE_CHOICES,
     Absence,
@@ -80,6 +81,7 @@ class Parsed:
     notifications: list[dict] = field(default_factory=list)
     version: int = VERSION
     amendments: list[dict] = field(default_factory=list)
+    personal: dict = field(default_factory=dict)
 
 
 def _name(reader: Reader, key: str, parsed: Parsed, *, required: bool = True) -> str | None:
@@ -138,6 +140,8 @@ def parse_archive(data: Any) -> Parsed:
     parsed.amendments = parse_amendments(root.data.get("amendments"), ids)
     parsed.accounts.update(name for a in parsed.amendments for app in a["applications"]
                            for name in (app["by"], app["reverted_by"]) if isinstance(name, str))
+    parsed.personal, personal_names = parse_personal(root.data.get("personal"))
+    parsed.accounts.update(personal_names)
     for item, path in root.items("rule_changes"):
         parsed.rule_changes.append(_parse_rule_change(Reader(item, path), parsed, ids))
     for item, path in root.items("renames"):
@@ -446,6 +450,7 @@ def import_archive(data: Any) -> dict[str, int]:
         _write_renames(parsed, users, posts)
         _write_notifications(parsed, users)
         import_amendments(parsed.amendments, posts=posts, users=users)
+        kept += import_personal(parsed.personal, users=users)
         if parsed.gndt:
             from blognomic.archive.gndt import import_gndt
 
