@@ -16,7 +16,7 @@ from dynasties.models import EmailDigest, NoticePreferences, Notification, Webho
 from dynasties.webhooks import MAX_ATTEMPTS, NOT_HTTP, retry_delay, webhooks_deliver
 from tests.factories import PASSWORD, make_proposal, make_table, vote
 from votes.jobs import matters_flag_resolvable
-from votes.notices import digests_send, notices_send
+from votes.notices import _key, digests_send, notices_send
 from votes.services import matter_resolve
 
 pytestmark = pytest.mark.django_db
@@ -39,9 +39,9 @@ def test_a_new_matter_is_announced_once_to_everyone_but_its_author(players, t0):
     proposal = make_proposal(players[2], at=t0)
     notices_send(now=t0 + timedelta(minutes=1))
     notices_send(now=t0 + timedelta(minutes=2))
-    assert keys(players[0]) == [f"new-matter:{proposal.pk}"]
+    assert keys(players[0]) == [_key("new-matter", proposal.slug)]
     assert keys(players[2]) == []
-    assert Notification.objects.filter(key=f"new-matter:{proposal.pk}").count() == 4
+    assert Notification.objects.filter(key=_key("new-matter", proposal.slug)).count() == 4
     assert len(mail.outbox) == 4  # everyone gave an address and email is on by default
 
 
@@ -58,7 +58,8 @@ def test_closing_soon_reaches_only_those_who_have_not_voted(players, t0):
     vote(proposal, players[3], "for", at=t0 + timedelta(minutes=5))
     vote(proposal, players[4], "for", at=t0 + timedelta(minutes=6))
     notices_send(now=t0 + timedelta(hours=1))  # enactable from 12 hours: within 12 hours of 1 hour in
-    closing = set(Notification.objects.filter(key=f"closing:{proposal.pk}").values_list("user__username", flat=True))
+    told = Notification.objects.filter(key=_key("closing", proposal.slug))
+    closing = set(told.values_list("user__username", flat=True))
     assert closing == {"P01", "P02"}  # not P03 (the author's implicit FOR) nor P04, P05 (voted)
 
 
@@ -69,9 +70,10 @@ def test_an_author_hears_that_their_matter_was_resolved_and_the_webhook_gets_it(
         vote(proposal, voter, "for", at=t0 + timedelta(hours=1))
     resolution = matter_resolve(post=proposal, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
     notices_send(now=t0 + timedelta(hours=13, minutes=1))
-    assert f"resolved:{resolution.pk}" in keys(players[2])
+    assert _key("resolved", proposal.slug, resolution.at.isoformat()) in keys(players[2])
     events = {d.key: d.payload["event"] for d in WebhookDelivery.objects.all()}
-    assert events == {f"posted:{proposal.pk}": "matter_posted", f"resolved:{resolution.pk}": "matter_resolved"}
+    resolved = _key("resolved", proposal.slug, resolution.at.isoformat())
+    assert events == {_key("posted", proposal.slug): "matter_posted", resolved: "matter_resolved"}
 
 
 def test_replies_and_mentions(players, t0):

@@ -5,6 +5,7 @@ digest by email. Idempotent beat jobs: every notice has a key, so a second run t
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import defaultdict
 from datetime import datetime, timedelta
@@ -22,7 +23,14 @@ from votes.selectors import judge_posts
 from votes.state import game_state
 
 LOOK_BACK = timedelta(days=2)  # how far back a run looks; keys make the overlap harmless
+# Keys name posts by their id (slug) and resolutions by their time, which an archive round trip keeps, so a
+# restored game is not told again what it was told before.
 CLOSING_WITHIN = timedelta(hours=12)
+
+
+def _key(kind: str, *parts: str) -> str:
+    """A notice's key: its kind and a digest of what it is about (a post id may be 200 characters long)."""
+    return f"{kind}:{hashlib.sha256(chr(31).join(parts).encode()).hexdigest()[:40]}"
 
 
 def absolute(path: str) -> str:
@@ -42,10 +50,10 @@ def notices_send(*, now: datetime, dry_run: bool = False) -> JobReport:
     recent = Post.objects.votable().filter(posted_at__gte=now - LOOK_BACK, posted_at__lte=now).select_related("author")
     for post in recent:
         if not dry_run:  # the chat hears of every matter, even one resolved before this run
-            webhook_queue(key=f"posted:{post.pk}", payload=_event("matter_posted", post, post.posted_at), now=now)
+            webhook_queue(key=_key("posted", post.slug), payload=_event("matter_posted", post, post.posted_at), now=now)
         if not post.is_pending:
             continue
-        told = notify(users=[u for u in active if u.pk != post.author_id], key=f"new-matter:{post.pk}", now=now,
+        told = notify(users=[u for u in active if u.pk != post.author_id], key=_key("new-matter", post.slug), now=now,
                       url=post.get_absolute_url(), kind="new_matter", dry_run=dry_run,
                       text=f"New: “{post.title}”.")
         if told:
@@ -60,7 +68,7 @@ def notices_send(*, now: datetime, dry_run: bool = False) -> JobReport:
         if not (judgement.can_enact or judgement.can_fail or any(moment <= now + CLOSING_WITHIN for moment in soon)):
             continue
         waiting = [by_name[name] for name in by_name if name not in judgement.tally.votes]
-        told = notify(users=waiting, key=f"closing:{post.pk}", now=now, url=post.get_absolute_url(),
+        told = notify(users=waiting, key=_key("closing", post.slug), now=now, url=post.get_absolute_url(),
                       kind="closing_soon", dry_run=dry_run,
                       text=f"“{post.title}” may be resolved within 12 hours and you have not voted.")
         if told:
@@ -71,10 +79,11 @@ def notices_send(*, now: datetime, dry_run: bool = False) -> JobReport:
         post = resolution.post
         verb = "enacted" if resolution.outcome == "enacted" else f"failed ({resolution.outcome})"
         if post.author.joined_at is not None:
-            notify(users=[post.author], key=f"resolved:{resolution.pk}", now=now, url=post.get_absolute_url(),
-                   kind="own_resolved", dry_run=dry_run, text=f"Your “{post.title}” was {verb}.")
+            notify(users=[post.author], key=_key("resolved", post.slug, resolution.at.isoformat()), now=now,
+                   url=post.get_absolute_url(), kind="own_resolved", dry_run=dry_run,
+                   text=f"Your “{post.title}” was {verb}.")
         if not dry_run:
-            webhook_queue(key=f"resolved:{resolution.pk}", now=now,
+            webhook_queue(key=_key("resolved", post.slug, resolution.at.isoformat()), now=now,
                           payload=_event("matter_resolved", post, resolution.at, outcome=resolution.outcome))
     report.done += _replies_and_mentions(now=now, active=active, dry_run=dry_run)
     return report
