@@ -40,3 +40,5 @@ def test_a_private_message_round_trip(browser, live_server, screenshots_dir):
     expect(cato.locator("#messages-link .badge")).to_have_text("1")
     cato.goto(live_server.url + "/messages/")
     expect(cato.locator("tr.unread")).to_contain_text("Secret action")
+    for page in (cato, emperor):
+        page.context.close()
