@@ -80,15 +80,21 @@ def oldest_pending_id(pending: Sequence[Post], *, profile, now: datetime) -> obj
     return engine.oldest_pending(proposals, profile=profile, now=now)
 
 
+def _votes_by_post(pending: Sequence[Post]) -> dict[int, list[Comment]]:
+    """Every comment with an icon on these posts, oldest first, grouped by post: one query."""
+    by_post: dict[int, list[Comment]] = defaultdict(list)
+    votes = Comment.objects.filter(post__in=pending, icon__isnull=False).select_related("author")
+    for comment in votes.order_by("at", "pk"):
+        by_post[comment.post_id].append(comment)
+    return by_post
+
+
 def judge_posts(posts: Sequence[Post], *, state: GameState, now: datetime) -> dict[int, engine.Judgement]:
     """Judgements of the pending matters among ``posts``, with one query for all their votes."""
     pending = [post for post in posts if post.is_votable and post.is_pending]
     if not pending:
         return {}
-    by_post: dict[int, list[Comment]] = defaultdict(list)
-    votes = Comment.objects.filter(post__in=pending, icon__isnull=False).select_related("author")
-    for comment in votes.order_by("at", "pk"):
-        by_post[comment.post_id].append(comment)
+    by_post = _votes_by_post(pending)
     profile = state.game.rules_profile()
     electorate = electorate_of(state)
     return {
@@ -425,10 +431,7 @@ def toteboards(posts: Sequence[Post], *, state: GameState, now: datetime, viewer
     pending = [post for post in posts if post.is_votable and post.is_pending]
     if not pending:
         return {}
-    by_post: dict[int, list[Comment]] = defaultdict(list)
-    votes = Comment.objects.filter(post__in=pending, icon__isnull=False).select_related("author")
-    for comment in votes.order_by("at", "pk"):
-        by_post[comment.post_id].append(comment)
+    by_post = _votes_by_post(pending)
     profile = state.game.rules_profile()
     electorate = electorate_of(state)
     oldest = oldest_pending_id(state.pending, profile=profile, now=now)
