@@ -14,6 +14,9 @@ class BlognomicConfig(AppConfig):
         from blognomic.succession.services import dynasty_begin_from_declaration
         from votes.signals import declaration_enacted, matter_enacted
 
+        from blognomic.freshness import watch_writes
+
+        watch_writes()
         pre_save.connect(refuse_nul_bytes, dispatch_uid="blognomic.refuse_nul_bytes")
         declaration_enacted.connect(dynasty_begin_from_declaration, dispatch_uid="succession-from-declaration")
         matter_enacted.connect(amendment_apply_on_enactment, dispatch_uid="amendments-on-enactment")
