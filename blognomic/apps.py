@@ -10,11 +10,10 @@ class BlognomicConfig(AppConfig):
 
     def ready(self) -> None:
         from blognomic.amendments.services import amendment_apply_on_enactment
+        from blognomic.freshness import watch_writes
         from blognomic.signals import refuse_nul_bytes
         from blognomic.succession.services import dynasty_begin_from_declaration
         from votes.signals import declaration_enacted, matter_enacted
-
-        from blognomic.freshness import watch_writes
 
         watch_writes()
         pre_save.connect(refuse_nul_bytes, dispatch_uid="blognomic.refuse_nul_bytes")

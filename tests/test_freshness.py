@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.apps import apps
+from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection, transaction
 from django.db.models import F

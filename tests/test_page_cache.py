@@ -9,10 +9,10 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import constants
 from django.contrib.messages.storage.base import Message
 from django.contrib.messages.storage.cookie import MessageEncoder
-from django.contrib.auth.models import AnonymousUser
 from django.test import Client, RequestFactory
 
 from blognomic.page_cache import page_key, placeholder
