@@ -4,8 +4,10 @@ A cached page is found under a key made of:
 
 - the content version (``blognomic.freshness``), which every write to the database moves on, so a page
   rendered before a tally, a Ruleset edit, a GNDT update, an idling or a beat job's work is never served after;
-- the minute (``PAGE_CACHE_SECONDS``): pages show ages, hours open and whether a matter may be resolved
-  now, which change with time alone, so a page is never older than that;
+- the minute (``PAGE_CACHE_SECONDS``): pages show ages and hours open, which change with time alone, so a
+  page is never older than that; and no page is served past the next moment a matter it judged becomes
+  enactable or failable, or one it lists turns old, with no vote cast (the selectors note those moments
+  while the page renders, see ``votes.horizon``): "Can be enacted now" shows at that second;
 - who is looking: anonymous, or the account (its role and its hidden GNDT columns follow from it);
 - the host, the path with its query, and the htmx headers (a fragment is never served for a whole page).
 
@@ -24,6 +26,7 @@ import hashlib
 import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
@@ -33,6 +36,7 @@ from django.urls import Resolver404, resolve
 from django.utils import timezone
 
 from blognomic.freshness import current_version
+from votes import horizon
 
 # The pages worth caching: read often, the same for every reader of one kind, and never a form to fill in.
 CACHED_PAGES = frozenset({
@@ -72,6 +76,7 @@ class CachedPage:
     status: int
     headers: tuple[tuple[str, str], ...]
     content: bytes
+    valid_until: datetime | None = None
 
     def response(self) -> HttpResponse:
         response = HttpResponse(self.content, status=self.status)
@@ -92,9 +97,10 @@ def viewer(request: HttpRequest) -> str:
     return f"user:{user.pk}" if user.is_authenticated else "anonymous"
 
 
-def page_key(request: HttpRequest) -> str:
+def page_key(request: HttpRequest, version: int | str | None = None) -> str:
+    version = current_version() if version is None else version
     bucket = int(timezone.now().timestamp() // settings.PAGE_CACHE_SECONDS)
-    parts = [str(current_version()), str(bucket), viewer(request), request.get_host(), request.get_full_path()]
+    parts = [str(version), str(bucket), viewer(request), request.get_host(), request.get_full_path()]
     parts += [request.META.get(header, "") for header in HTMX_HEADERS]
     return "blognomic:page:" + hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
@@ -127,22 +133,25 @@ class PageCacheMiddleware:
         if (not enabled() or request.method not in ("GET", "HEAD") or page_name(request) not in CACHED_PAGES
                 or holds_message(request)):
             return self.get_response(request)
-        key = page_key(request)
+        version = current_version()
+        key = page_key(request, version)
+        now = timezone.now()
         page = cache.get(key)
-        if page is not None:
+        if page is not None and (page.valid_until is None or now < page.valid_until):
             return self._with_token(request, page.response())
         csrf_asked_before = bool(request.META.get("CSRF_COOKIE_NEEDS_UPDATE"))
         setattr(request, RENDERING_ATTRIBUTE, True)
         try:
-            response = self.get_response(request)
+            with horizon.collecting() as moments:
+                response = self.get_response(request)
+                if hasattr(response, "render") and callable(response.render) and not response.is_rendered:
+                    response.render()
         finally:
             setattr(request, RENDERING_ATTRIBUTE, False)
-        if hasattr(response, "render") and callable(response.render) and not response.is_rendered:
-            response.render()
         if storable(request, response, csrf_asked_before):
             headers = tuple((name, value) for name, value in response.headers.items()
                             if name.lower() not in UNSTORED_HEADERS)
-            cache.set(key, CachedPage(response.status_code, headers, response.content),
+            cache.set(key, CachedPage(response.status_code, headers, response.content, min(moments, default=None)),
                       timeout=settings.PAGE_CACHE_SECONDS * 2)
         return self._with_token(request, response)
 

@@ -165,21 +165,31 @@ def test_a_beat_job_shows_its_notices_to_the_admin_at_once(game, proposal, t0):
     assert 'class="badge"' in admin.get("/").content.decode()
 
 
-def test_a_matter_becoming_enactable_with_time_alone_shows_without_any_write(game, t0):
+def test_a_matter_becoming_enactable_with_time_alone_shows_at_that_moment_without_any_write(game, t0, settings):
+    """Even with a day's bucket the cached page lasts only until the verdict it shows changes."""
+    settings.PAGE_CACHE_SECONDS = 24 * 3600
     post = make_proposal(game.players[2], at=t0 + timedelta(hours=1), title="Proposal: Slow Burn")
     for voter in game.players[:4]:
         vote(post, voter, "for", at=t0 + timedelta(hours=1, minutes=5))
-    for voter in game.players[4:]:
-        vote(post, voter, "against", at=t0 + timedelta(hours=1, minutes=5))
     client = Client()
-    with time_machine.travel(t0 + timedelta(hours=1, minutes=10), tick=False):
-        first = text_of(client.get(post.get_absolute_url()))
+    with time_machine.travel(t0 + timedelta(hours=12, minutes=30), tick=False):
         assert "Cannot be resolved yet" in text_of(client.get("/"))
-    assert "Cannot be resolved yet" in first
-    with time_machine.travel(t0 + timedelta(hours=13, minutes=1), tick=False):
-        later = text_of(client.get("/"))
+        assert "Cannot be resolved yet" in text_of(client.get("/"))  # from the cache
+        assert "Can be enacted now" not in text_of(client.get(post.get_absolute_url()))
+    with time_machine.travel(t0 + timedelta(hours=13, seconds=2), tick=False):
+        assert "Can be enacted now" in text_of(client.get("/"))
         assert "Can be enacted now" in text_of(client.get(post.get_absolute_url()))
-    assert "Can be enacted now" in later and "12 hours old" in later
+
+
+def test_a_pending_matter_turns_old_on_time(game, t0, settings):
+    settings.PAGE_CACHE_SECONDS = 24 * 3600
+    post = make_proposal(game.players[2], at=t0 - timedelta(hours=47, minutes=59), title="Proposal: Ageing")
+    client = Client()
+    with time_machine.travel(t0 - timedelta(minutes=30), tick=False):
+        before = client.get("/").content.decode()
+    with time_machine.travel(t0 + timedelta(minutes=2), tick=False):
+        after = client.get("/").content.decode()
+    assert 'class="old"' not in before and 'class="old"' in after and post.title in after
 
 
 def test_each_reader_gets_their_own_csrf_token_from_a_cached_page(game):

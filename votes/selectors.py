@@ -12,7 +12,7 @@ from django.db.models import Exists, OuterRef, Q, Subquery
 from dynasties.clock import format_iso_time
 from dynasties.models import Dynasty, Game, User
 from dynasties.terms import replace_keywords
-from votes import engine, limits, tallying
+from votes import engine, horizon, limits, tallying
 from votes.models import Comment, Icon, Kind, Post, Resolution, Status
 from votes.state import GameState
 
@@ -89,6 +89,13 @@ def _votes_by_post(pending: Sequence[Post]) -> dict[int, list[Comment]]:
     return by_post
 
 
+def _judge(matter: engine.Matter, *, electorate, profile, now: datetime) -> engine.Judgement:
+    """``engine.judge``, noting when its verdict would change with time alone (see ``votes.horizon``)."""
+    judgement = engine.judge(matter, electorate=electorate, profile=profile, now=now)
+    horizon.note((judgement.enact_from, judgement.fail_from), now=now)
+    return judgement
+
+
 def judge_posts(posts: Sequence[Post], *, state: GameState, now: datetime) -> dict[int, engine.Judgement]:
     """Judgements of the pending matters among ``posts``, with one query for all their votes."""
     pending = [post for post in posts if post.is_votable and post.is_pending]
@@ -98,7 +105,7 @@ def judge_posts(posts: Sequence[Post], *, state: GameState, now: datetime) -> di
     profile = state.game.rules_profile()
     electorate = electorate_of(state)
     return {
-        post.pk: engine.judge(matter_from(post, by_post[post.pk]), electorate=electorate, profile=profile, now=now)
+        post.pk: _judge(matter_from(post, by_post[post.pk]), electorate=electorate, profile=profile, now=now)
         for post in pending
     }
 
@@ -249,7 +256,7 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
     matter = matter_from(post, comments)
     if post.is_pending:
         electorate = electorate_of(state)
-        view.judgement = engine.judge(matter, electorate=electorate, profile=profile, now=now)
+        view.judgement = _judge(matter, electorate=electorate, profile=profile, now=now)
         view.not_voted = engine.not_voted(view.judgement.tally, active=electorate.active)
         oldest = oldest_pending_id(state.pending, profile=profile, now=now)
         view.is_oldest_pending = oldest == post.pk
@@ -262,7 +269,7 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
         # A resolved matter keeps the electorate of its resolution time, shown for the record.
         moment = post.resolutions.filter(~Q(outcome="reopened")).values_list("at", flat=True).last() or now
         electorate = electorate_at(moment)
-        view.judgement = engine.judge(matter, electorate=electorate, profile=profile, now=moment)
+        view.judgement = _judge(matter, electorate=electorate, profile=profile, now=moment)
     tally = view.judgement.tally
     effective = set(tally.effective_ballot.values())
     renames = {old: new for old, new in view.terms.items() if new and new != old}
@@ -324,7 +331,7 @@ def tally_report(post: Post, *, now: datetime) -> dict:
     profile = game.rules_profile()
     comments = list(post.comments.filter(at__lte=now).select_related("author").order_by("at", "pk"))
     matter = matter_from(post, comments)
-    judgement = engine.judge(matter, electorate=electorate_at(now), profile=profile, now=now)
+    judgement = _judge(matter, electorate=electorate_at(now), profile=profile, now=now)
     tally = judgement.tally
     if post.kind == Kind.PROPOSAL:
         queue = [(p.pk, p.posted_at) for p in pending_at(now, kinds=(Kind.PROPOSAL,))]
@@ -439,7 +446,7 @@ def toteboards(posts: Sequence[Post], *, state: GameState, now: datetime, viewer
     boards = {}
     for post in pending:
         matter = matter_from(post, by_post[post.pk])
-        judgement = engine.judge(matter, electorate=electorate, profile=profile, now=now)
+        judgement = _judge(matter, electorate=electorate, profile=profile, now=now)
         tally = judgement.tally
         cast = {ballot.comment_id: ballot.icon for ballot in matter.ballots}
         icons = [cast.get(tally.effective_ballot.get(voter)) for voter in tally.votes]
