@@ -302,3 +302,36 @@ class GameValues:
 
 
 NO_GNDT = GameValues(columns={}, hidden=frozenset(), values={})
+
+
+_WHO = {ANYONE: "every active player", NOT_EMPEROR: "every active player but the Emperor",
+        EMPEROR: "the Emperor alone"}
+
+
+def _who(mode: str, conditions: tuple[Condition, ...]) -> str:
+    if mode == FILTER:
+        return "players with " + " and ".join(str(condition) for condition in conditions)
+    return _WHO[mode]
+
+
+def describe(spec: KindSpec) -> list[str]:
+    """A definition in plain words, one line per part, for the page that lists the rules in force."""
+    base = "a Proposal with " if spec.base == BASE_PROPOSAL else "its own category: "
+    lines = [
+        f"What: {base}{describe_subject(spec)}.",
+        f"Who may post one: {_who(spec.posters, spec.posters_filter)}.",
+        f"Who may vote: {_who(spec.electorate, spec.electorate_filter)}.",
+        "Quorum: half " + ("the active players" if spec.quorum == QUORUM_PROFILE else "those who may vote")
+        + ", rounded down, plus one.",
+    ]
+    if spec.resolution == RESOLVE_VERDICT:
+        lines.append(f"Resolved after {spec.verdict_hours} hours: approved with more FOR than AGAINST, "
+                     "rejected otherwise, ignored if nobody voted.")
+    else:
+        lines.append("Resolved by the core rules of Proposals" + (", in the proposal queue." if spec.base ==
+                                                                  BASE_PROPOSAL else "."))
+    veto = {VETO_PROFILE: "as the core rules say", VETO_NONE: "nobody", EMPEROR: "the Emperor, even without a vote"}
+    lines.append("Who may veto: " + (veto[spec.veto] if spec.veto in veto else _who(FILTER, spec.veto_filter)) + ".")
+    lines.append("Counts towards proposal limits." if spec.counts_towards_limits
+                 else "Does not count towards proposal limits.")
+    return lines

@@ -16,6 +16,7 @@ from blognomic.roster import services
 from blognomic.roster.forms import ApplicationForm, RenameForm
 from dynasties.models import Application, Game, RuleChange, User
 from dynasties.profiles import ADJUSTABLE, get_profile
+from votes.matter_kinds import dynastic_matters
 from votes.models import Post
 from votes.state import game_state
 
@@ -170,4 +171,5 @@ def core_rules(request: HttpRequest) -> HttpResponse:
         for name, (_, _, label) in ADJUSTABLE.items()
     ]
     history = RuleChange.objects.select_related("proposal", "by").order_by("-at", "-pk")[:50]
-    return render(request, "dynasties/core_rules.html", {"rows": rows, "history": history, "profile": game})
+    return render(request, "dynasties/core_rules.html", {"rows": rows, "history": history, "profile": game,
+                                                         **dynastic_matters(state.dynasty)})
