@@ -148,3 +148,20 @@ def test_djangos_admin_defines_a_kind_through_the_service(client, t0):
     kind = MatterKind.objects.get(name="Gathering")
     assert (kind.by, kind.proposal, kind.dynasty.emperor) == (players[1], citation, players[0])
     assert kind.electorate_filter == [{"column": "Alive", "op": "=", "value": "Yes"}]
+
+
+def test_an_admin_removes_a_kind_from_the_core_rules_page_citing_a_proposal(client, t0):
+    players, citation = duchy(t0)
+    from votes.models import MatterKind
+
+    kind = MatterKind.objects.get(name="Petition")
+    login(client, players[4])
+    assert client.post(reverse("core_rules"), {"retire_kind": kind.pk, "proposal": citation.slug}).status_code == 403
+    login(client, players[1])
+    response = client.post(reverse("core_rules"), {"retire_kind": "٣", "proposal": citation.slug}, follow=True)
+    assert "There is no such kind of matter or effect" in response.content.decode()
+    response = client.post(reverse("core_rules"), {"retire_kind": kind.pk, "proposal": citation.slug}, follow=True)
+    assert "“Petition” was removed." in response.content.decode()
+    kind.refresh_from_db()
+    assert kind.retired_at is not None and kind.retired_because == citation
+    assert "<h3>Petition</h3>" not in response.content.decode()

@@ -233,3 +233,12 @@ def test_conditions_from_json_refuse_malformed_ones():
             assert str(error) == kinds.BAD_CONDITION
         else:
             raise AssertionError(f"{bad!r} was accepted")
+
+
+def test_a_matter_without_its_definition_falls_back_to_the_proposal_rules():
+    """A votable matter whose kind is not at hand (an archive imported without definitions) is judged by the core
+    rules of Proposals, with every active player voting, rather than refused."""
+    subject = matter(votes("for", "Ben", "Cat", "Dan", "Eve", "Fay"), kind="matter", title="Petition: Old")
+    judgement = judge(subject, electorate=electorate(), profile=P2008, now=hours(13))
+    assert judgement.can_enact and judgement.tally.quorum == 5
+    assert "Amy" not in judgement.tally.votes  # no implicit FOR outside Proposals
