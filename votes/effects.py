@@ -29,6 +29,7 @@ MAX_AMOUNT = 10**9
 MAX_HOURS = 24 * 365
 
 COLUMN_NEEDED = "An effect needs the GNDT column it changes."
+LABEL_TOO_LONG = "An effect's label may be at most 120 characters, on one line."
 NO_SUCH_COLUMN = "The GNDT column “{column}” does not exist."
 HIDDEN_COLUMN = (
     "The GNDT column “{column}” is hidden: an effect is shown in the public log and the admin field, so it "
@@ -91,6 +92,8 @@ def spec_problems(spec: EffectSpec, *, columns: dict[str, str], hidden: Iterable
                   kind_ids: Iterable[object] = ()) -> list[str]:
     """Everything wrong with a definition; ``columns`` maps each GNDT column in use to its kind of value."""
     problems = []
+    if len(spec.label) > 120 or any(ord(character) < 32 for character in spec.label + spec.column):
+        problems.append(LABEL_TOO_LONG)
     if not spec.column.strip():
         problems.append(COLUMN_NEEDED)
     elif spec.column not in columns:

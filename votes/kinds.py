@@ -60,6 +60,9 @@ HIDDEN_COLUMN = (
     "secret state."
 )
 BAD_CONDITION = "A condition needs a GNDT column, an operator (= or ≠) and a value."
+NAME_TOO_LONG = "The name may be at most 60 characters."
+CONTROL_CHARACTER = "The name, the subject rule and the conditions must be one line of text each."
+CONDITION_TOO_LONG = "A condition's column may be at most 60 characters and its value at most 200."
 CLASHES_WITH = "The subject rule “{subject}” would also match the kind “{other}” ({their}); make them distinct."
 
 
@@ -131,6 +134,14 @@ def spec_problems(spec: KindSpec, *, columns: Mapping[str, bool], others: Iterab
     problems: list[str] = []
     if not spec.name.strip():
         problems.append(NAME_NEEDED)
+    elif len(spec.name) > 60:
+        problems.append(NAME_TOO_LONG)
+    every_condition = (*spec.posters_filter, *spec.electorate_filter, *spec.veto_filter)
+    texts = [spec.name, spec.subject_text, *(c.column for c in every_condition), *(c.value for c in every_condition)]
+    if any(ord(character) < 32 for text in texts for character in text):
+        problems.append(CONTROL_CHARACTER)
+    if any(len(c.column) > 60 or len(c.value) > 200 for c in every_condition):
+        problems.append(CONDITION_TOO_LONG)
     if not spec.subject_text.strip():
         problems.append(SUBJECT_NEEDED)
     elif len(spec.subject_text) > 60:

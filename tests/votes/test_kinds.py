@@ -242,3 +242,11 @@ def test_a_matter_without_its_definition_falls_back_to_the_proposal_rules():
     judgement = judge(subject, electorate=electorate(), profile=P2008, now=hours(13))
     assert judgement.can_enact and judgement.tally.quorum == 5
     assert "Amy" not in judgement.tally.votes  # no implicit FOR outside Proposals
+
+
+def test_names_and_conditions_that_cannot_be_stored_are_refused():
+    """Too long, or holding a NUL or a line break: refused with the reason, before anything is saved."""
+    spec = kinds.KindSpec(name="P" * 61, base="matter", subject_rule="prefix", subject_text="Plea:\x00",
+                          electorate="filter", electorate_filter=(kinds.Condition("Alive", "=", "Y" * 201),))
+    assert kinds.spec_problems(spec, columns=COLUMNS) == [
+        kinds.NAME_TOO_LONG, kinds.CONTROL_CHARACTER, kinds.CONDITION_TOO_LONG]
