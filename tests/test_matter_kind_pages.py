@@ -33,11 +33,13 @@ def test_the_tally_box_of_a_petition_names_its_kind_and_its_one_voter(client, t0
     assert '<dd class="tally-electorate"><bdi>P01</bdi></dd>' in html
     assert "1 (of 1 who may vote)" in html
     assert 'value="for"' not in html  # P05 may comment, not vote
+    assert "not-voted" not in html.split('id="game-summary"')[1].split("</section>")[0]  # nor is asked to
     login(client, players[0])
     with time_machine.travel(t0 + timedelta(hours=2), tick=False):
         html = client.get(reverse("tally_box", args=[petition.slug])).content.decode()
         post_page = client.get(petition.get_absolute_url()).content.decode()
     assert "If nothing changes, it could be failed from 27 Jul 2016 12:00:00 UTC" in html
+    assert "my-vote not-voted" in post_page.split('id="game-summary"')[1].split("</section>")[0]
     assert 'value="for"' in post_page and 'value="veto"' not in post_page and 'value="deferential"' not in post_page
 
 
