@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('dynasties', '0006_notice_preferences_and_webhooks'),
-        ('votes', '0003_amendments'),
+        ('votes', '0004_matter_kinds_and_effects'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
