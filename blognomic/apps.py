@@ -10,6 +10,7 @@ class BlognomicConfig(AppConfig):
 
     def ready(self) -> None:
         from blognomic.amendments.services import amendment_apply_on_enactment
+        from blognomic.freshness import watch_writes
         from blognomic.signals import refuse_nul_bytes
         from blognomic.succession.services import dynasty_begin_from_declaration
         from gndt.services.matters import gndt_apply_resolution_effects, gndt_values_for_kinds
@@ -20,6 +21,7 @@ class BlognomicConfig(AppConfig):
             resolution_effects_due,
         )
 
+        watch_writes()
         pre_save.connect(refuse_nul_bytes, dispatch_uid="blognomic.refuse_nul_bytes")
         declaration_enacted.connect(dynasty_begin_from_declaration, dispatch_uid="succession-from-declaration")
         matter_enacted.connect(amendment_apply_on_enactment, dispatch_uid="amendments-on-enactment")

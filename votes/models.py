@@ -139,7 +139,14 @@ class Post(models.Model):
     class Meta:
         ordering = ["-posted_at", "-pk"]
         db_table = "blognomic_post"
-        indexes = [models.Index(fields=["kind", "status", "posted_at"]), models.Index(fields=["author", "posted_at"])]
+        # Listings read newest first with the primary key breaking ties: a category's page walks
+        # (kind, posted_at, pk) backwards and stops after one page instead of sorting every post of the kind.
+        indexes = [
+            models.Index(fields=["kind", "status", "posted_at"]),
+            models.Index(fields=["author", "posted_at"]),
+            models.Index(fields=["kind", "-posted_at", "-id"], name="post_kind_newest_first"),
+            models.Index(fields=["-posted_at", "-id"], name="post_newest_first"),
+        ]
 
     def __str__(self) -> str:
         return self.title

@@ -12,7 +12,7 @@ from django.db.models import Exists, OuterRef, Q, Subquery
 from dynasties.clock import format_iso_time
 from dynasties.models import Dynasty, Game, User
 from dynasties.terms import replace_keywords
-from votes import effects, engine, kinds, limits, tallying
+from votes import effects, engine, horizon, kinds, limits, tallying
 from votes.matter_kinds import ValuesCache, effects_in_force, electorate_for_post, resolution_facts
 from votes.models import Comment, Icon, Kind, Post, Resolution, Status
 from votes.state import GameState
@@ -73,7 +73,7 @@ def judge_matter(post: Post, comments: Iterable[Comment], *, state: GameState, n
                  ) -> tuple[engine.Judgement, engine.Electorate, kinds.KindSpec | None]:
     """Judge a pending matter as it stands: its judgement, who may vote on it and its dynasty's kind, if any."""
     electorate, spec = electorate_for_post(post, electorate_of(state), cache=values_cache(state))
-    judgement = engine.judge(matter_from(post, comments), electorate=electorate, profile=state.game.rules_profile(),
+    judgement = _judge(matter_from(post, comments), electorate=electorate, profile=state.game.rules_profile(),
                              now=now, kind=spec)
     return judgement, electorate, spec
 
@@ -105,6 +105,13 @@ def _votes_by_post(pending: Sequence[Post]) -> dict[int, list[Comment]]:
     for comment in votes.order_by("at", "pk"):
         by_post[comment.post_id].append(comment)
     return by_post
+
+
+def _judge(matter: engine.Matter, **arguments) -> engine.Judgement:
+    """``engine.judge``, noting when its verdict would change with time alone (see ``votes.horizon``)."""
+    judgement = engine.judge(matter, **arguments)
+    horizon.note((judgement.enact_from, judgement.fail_from), now=arguments["now"])
+    return judgement
 
 
 def judge_posts(posts: Sequence[Post], *, state: GameState, now: datetime) -> dict[int, engine.Judgement]:
@@ -297,7 +304,7 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
         # A resolved matter keeps the electorate of its resolution time, shown for the record.
         moment = post.resolutions.filter(~Q(outcome="reopened")).values_list("at", flat=True).last() or now
         electorate, view.kind = electorate_for_post(post, electorate_at(moment), at=moment)
-        view.judgement = engine.judge(matter, electorate=electorate, profile=profile, now=moment, kind=view.kind)
+        view.judgement = _judge(matter, electorate=electorate, profile=profile, now=moment, kind=view.kind)
     tally = view.judgement.tally
     effective = set(tally.effective_ballot.values())
     renames = {old: new for old, new in view.terms.items() if new and new != old}
@@ -362,7 +369,7 @@ def tally_report(post: Post, *, now: datetime) -> dict:
     comments = list(post.comments.filter(at__lte=now).select_related("author").order_by("at", "pk"))
     matter = matter_from(post, comments)
     electorate, spec = electorate_for_post(post, electorate_at(now), at=now)
-    judgement = engine.judge(matter, electorate=electorate, profile=profile, now=now, kind=spec)
+    judgement = _judge(matter, electorate=electorate, profile=profile, now=now, kind=spec)
     tally = judgement.tally
     if post.kind == Kind.PROPOSAL:
         queue = [(p.pk, p.posted_at) for p in pending_at(now, kinds=(Kind.PROPOSAL,))]
