@@ -115,6 +115,19 @@ def test_a_bad_theme_refuses_the_whole_address_and_writes_nothing(awaiting, t0, 
     assert Page.objects.get(slug="ruleset").revisions.count() == revisions
 
 
+@pytest.mark.parametrize(
+    "theme",
+    [{"header_line": "nul\x00"}, {"vote_label_for": "\u202eYA"}, {"vote_label_against": "N" * 25},
+     {"header_line": "x" * 121}],
+)
+def test_hostile_theme_fields_get_a_400_and_change_nothing(awaiting, t0, theme):
+    with time_machine.travel(t0 + timedelta(hours=14), tick=False):
+        response = logged_in("P03").post("/ascension/", ascend_form(**theme))
+    assert response.status_code == 400
+    assert Dynasty.objects.current().ascended_at is None
+    assert not Post.objects.filter(kind="ascension").exists()
+
+
 def test_the_form_refuses_an_unknown_palette_with_a_400(awaiting, t0):
     client = logged_in("P03")
     with time_machine.travel(t0 + timedelta(hours=14), tick=False):
