@@ -1,0 +1,116 @@
+"""Ruleset 21 (2005): Families of a small duchy under their Duke, counting Thalers and Family Members.
+
+What the dynastic rules ask the site to hold: Thalers from 0 to 200, clamped; each Family's Surname and
+Members; the Outcasts as a row that is no Family; daily attempts at children, fights and transfers; Petitions
+that only the Duke votes on. All names and texts here are invented for the demo.
+"""
+
+from __future__ import annotations
+
+from blognomic.seed_demos.building import ActionPlan, ColumnPlan, SeedDemo, SeedGame
+from gndt.models import Column
+from votes.models import Kind
+
+EMPEROR = "Wendelin"
+ADMINS = ("Mirela", "Ruprecht")
+PLAYERS = ("Wendelin", "Mirela", "Ruprecht", "Halvard", "Jonas Pfeil", "Benedikta", "Tobiah", "Sanne")
+
+COLUMNS = (
+    ColumnPlan("Surname", description="Rule 11: a Family's Surname, at first the Family's own name."),
+    ColumnPlan("Thalers", kind=Column.INTEGER, minimum=0, maximum=200, clamp=True, default="200",
+               description="Rule 2: never below 0 nor above 200; a change past a bound stops at it."),
+    ColumnPlan("Members", description="Rule 11: each living or dead Member as Forename (Birthdate/Gender, "
+                                      "married to Spouse)."),
+)
+
+VALUES = {
+    "Wendelin": {"Surname": "von Aue", "Thalers": "164",
+                 "Members": "Ulrich (150/M, married to Ida), Ida (160/F, married to Ulrich)"},
+    "Mirela": {"Surname": "Kessler", "Thalers": "121",
+               "Members": "Anselm (170/M, married to Greta), Greta (180/F, married to Anselm), Konrad (220/M)"},
+    "Ruprecht": {"Surname": "Haber", "Thalers": "88", "Members": "Lorenz+ (160/M), Agathe (190/F)"},
+    "Halvard": {"Surname": "Ostrander", "Thalers": "143",
+                "Members": "Matthis$ (175/M, married to Wilma), Wilma (185/F, married to Matthis$)"},
+    "Jonas Pfeil": {"Surname": "Pfeil", "Thalers": "57", "Members": "Liesl (200/F), Bertram (150-220/M)"},
+    "Benedikta": {"Surname": "Brenner", "Thalers": "200", "Members": "Clemens* (165/M), Hedda (195/F)"},
+    "Tobiah": {"Surname": "Tobiah", "Thalers": "96", "Members": "Ottilie (180/F), Veit (205/M)"},
+    "Sanne": {"Surname": "Sanne", "Thalers": "110", "Members": "Ruth (190/F)"},
+    "Outcasts": {"Surname": "Outcasts", "Members": "Friedl (185/M/(Haber))"},
+}
+
+ACTIONS = (
+    ActionPlan("Have a Child", "daily", "Once per day for each married couple: two DICE, for the pregnancy "
+                                        "and the child's gender."),
+    ActionPlan("Start a Fight", "daily", "Once per day a Member may fight another: DICE against DICE."),
+    ActionPlan("Transfer Thalers", "daily", "Once per day a Family may give Thalers to another Family."),
+)
+
+
+def play_opening(game: SeedGame) -> None:
+    """Three weeks of the duchy: a Trivial proposal enacted, one failed, one pending, a marriage offer, a
+    child born, and the day's GNDT business."""
+    game.story("welcome", "Story Post: The Gates of the Duchy Open", 19 * 24, sticky=True, body=(
+        "The harvest is in, the roads are dry, and every Family has a house in the valley. Marry well, raise "
+        "children, keep out of the Duke's bad books, and may your Thalers never run dry.\n\n"
+        "Petitions go to me; Proposals go to everyone. The [Ruleset](/wiki/ruleset/) says the rest."))
+
+    game.post("bells", "Halvard", Kind.PROPOSAL, "Proposal: Church Bells for Weddings", 14 * 24, trivial=True,
+              body="Trivial. When a Priest performs a Marriage, the married Families may each ring the church "
+                   "bells once, which has no effect but is recorded in the GNDT comment.")
+    for name, hours in (("Mirela", 335), ("Benedikta", 333), ("Wendelin", 330), ("Tobiah", 326)):
+        game.vote("bells", name, "for", hours)
+    game.resolve("bells", "enact", 320)
+
+    game.post("dowry", "Jonas Pfeil", Kind.PROPOSAL, "Proposal: Dowries Paid in Grain", 9 * 24,
+              body="A dowry may be paid in sacks of grain instead of Thalers, one sack counting as 3 Thalers.")
+    for name, icon, hours, text in (
+        ("Halvard", "against", 214, "Grain rots; Thalers do not."),
+        ("Ruprecht", "against", 212, ""), ("Benedikta", "against", 205, ""),
+        ("Wendelin", "against", 200, "The treasury does not take grain."), ("Mirela", "against", 199, ""),
+    ):
+        game.vote("dowry", name, icon, hours, text)
+    game.resolve("dowry", "fail", 198, admin="Ruprecht")
+
+    game.post("fair", "Benedikta", Kind.PROPOSAL, "Proposal: The Autumn Fair", 30,
+              body="Once per dynasty the Duke may hold an Autumn Fair: for one day every Family may enter one "
+                   "Member in a contest of strength (DICE6), and the winner's Family gains 15 Thalers.")
+    for name, icon, hours, text in (
+        ("Tobiah", "for", 28, "Yes, and let there be cake."), ("Halvard", "for", 26, ""),
+        ("Jonas Pfeil", "against", 20, "The Pfeils have nobody strong enough left."),
+    ):
+        game.vote("fair", name, icon, hours, text)
+
+    game.post("marriage", "Mirela", Kind.POST, "Proposed Marriage: Konrad Kessler to Liesl Pfeil", 40,
+              body="Konrad of the Kessler Family asks for the hand of Liesl of the Pfeil Family. The Kesslers "
+                   "offer a dowry of 13 Thalers.")
+    game.vote("marriage", "Jonas Pfeil", None, 37, "The Pfeils accept, provided the wedding waits for spring.")
+
+    game.gndt("Mirela", {("Mirela", "Members"): (
+        "Anselm (170/M, married to Greta), Greta (180/F, married to Anselm), Konrad (220/M), Elsbeth (230/F)")},
+        50, comment="Greta and Anselm having kids: DICE6, DICE6 — a girl, Elsbeth", action="Have a Child")
+    game.gndt("Halvard", {("Halvard", "Thalers"): "133", ("Tobiah", "Thalers"): "106"}, 8,
+              comment="A loan to the Tobiah Family until the fair", action="Transfer Thalers")
+
+
+DEMO = SeedDemo(
+    file_name="002_db893bcde67d061f.txt",
+    ruleset_label="Ruleset 21",
+    profile="2005",
+    dynasty_number=21,
+    player_term="Family",
+    player_term_plural="Families",
+    emperor_term="Duke",
+    theme="Families of a valley duchy, their marriages, children and Thalers",
+    password="thalers",
+    emperor=EMPEROR,
+    admins=ADMINS,
+    players=PLAYERS,
+    idle=("Sanne",),
+    columns=COLUMNS,
+    other_rows=("Outcasts",),
+    values=VALUES,
+    actions=ACTIONS,
+    play_opening=play_opening,
+    characteristic_moves=("a Petition the Duke answers", "Thalers held between 0 and 200",
+                          "a daily attempt at a child"),
+)
