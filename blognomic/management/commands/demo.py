@@ -49,6 +49,7 @@ class Command(BaseCommand):
         others = [name for name in demo.players if name != demo.emperor and name not in demo.admins]
         self.stdout.write(self.style.SUCCESS(
             f"Loaded the demo of {demo.file_name} ({demo.ruleset_label}, the {demo.profile} rules): "
-            f"{len(demo.players)} {demo.players_term}. Log in as {demo.emperor} ({demo.emperor_article}{demo.emperor_term}), "
+            f"{len(demo.players)} {demo.players_term}. Log in as {demo.emperor} "
+            f"({demo.emperor_article}{demo.emperor_term}), "
             f"{demo.admins[0]} (an admin) or {others[0]}; every password is '{demo.password}'."
         ))
