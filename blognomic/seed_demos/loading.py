@@ -23,7 +23,8 @@ SEED_DEMOS: dict[str, SeedDemo] = {
 }
 
 UNKNOWN_SEED = "{name} is not a seed with a demo game. The seeds are: {known}."
-SEED_MISSING = "Cannot read the seed ruleset {path}: {reason}. Give the file's path if it is elsewhere."
+SEED_MISSING = "Cannot read the seed ruleset {path}: {reason}."
+SEED_ELSEWHERE = " If the seeds are elsewhere, give the file's path."
 SEED_NOT_TEXT = "{path} is not UTF-8 text; a seed ruleset is a plain-text export of the ruleset page."
 OTHER_GAME = (
     "This database already holds a game ({what}); a seed demo is loaded only into an empty database. "
@@ -40,6 +41,7 @@ class SeedDemoError(Exception):
 class ChosenSeed:
     demo: SeedDemo
     path: Path
+    by_name: bool = False
 
 
 def known_seeds() -> str:
@@ -60,14 +62,15 @@ def seed_choose(argument: str, *, directory: Path | None = None) -> ChosenSeed:
         path = base / given.name
     else:
         path = given
-    return ChosenSeed(demo=demo, path=path)
+    return ChosenSeed(demo=demo, path=path, by_name=given.name == argument)
 
 
 def seed_text(chosen: ChosenSeed) -> str:
     try:
         raw = chosen.path.read_bytes()
     except OSError as error:
-        raise SeedDemoError(SEED_MISSING.format(path=chosen.path, reason=error.strerror or error)) from None
+        message = SEED_MISSING.format(path=chosen.path, reason=error.strerror or error)
+        raise SeedDemoError(message + (SEED_ELSEWHERE if chosen.by_name else "")) from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
