@@ -19,8 +19,8 @@ COLUMNS = (
     ColumnPlan("Surname", description="Rule 11: a Family's Surname, at first the Family's own name."),
     ColumnPlan("Thalers", kind=Column.INTEGER, minimum=0, maximum=200, clamp=True, default="200",
                description="Rule 2: never below 0 nor above 200; a change past a bound stops at it."),
-    ColumnPlan("Members", description="Rule 11: each living or dead Member as Forename (Birthdate/Gender, "
-                                      "married to Spouse)."),
+    ColumnPlan("Members", kind=Column.LIST,
+               description="Rule 11: each Member as Forename (Birthdate/Gender, married to Spouse)."),
 )
 
 VALUES = {

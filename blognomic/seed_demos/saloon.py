@@ -52,6 +52,8 @@ VALUES = {
     "Doc Pruitt": {"Money": "190", "Poker Table": "Yes", "Turn": "-"},
     "Esperanza": {"Money": "320", "Health": "Wounded", "QD": "2", "Forced Hand": "Calloway"},
     "Tumbleweed": {"Money": "0"},
+    # The Pot is no Player: it holds Money only, and its other cells show the neutral value of each column.
+    "The Pot": {"Money": "0", "Turn": "o", "Drink": "none", "QD": "-", "Forced Hand": "-"},
 }
 
 ACTIONS = (
