@@ -32,6 +32,7 @@ from blognomic.seed_demos.loading import (
 from dynasties.models import Dynasty, Game, User
 from gndt.models import Action, Cell, Column, Row, Update
 from gndt.services.common import GndtError
+from gndt.services.effects import gndt_effects_apply_due
 from gndt.services.updates import gndt_update
 from ruleset.models import Page
 from ruleset.structure import parse_ruleset
@@ -147,6 +148,17 @@ def test_2005_thalers_stay_between_0_and_200():
     gndt_update(dynasty=dynasty, by=emperor, changes={("Benedikta", "Thalers"): "250"},
                 seen={("Benedikta", "Thalers"): "200"}, comment="A gift from the Duke", now=NOW)
     assert value(families.DEMO, "Benedikta", "Thalers") == "200"
+
+
+def test_2005_the_calendar_advances_ten_years_at_midnight():
+    """Ruleset 21: “Once per day at midnight GMT the Calendar advances 10 Years.” A scheduled effect on The
+    Calendar's Year, and on nothing else: the Families' Year cells stay “-”."""
+    load(families.DEMO)
+    midnight = datetime(2026, 11, 19, 0, 0, 30, tzinfo=UTC)
+    with time_machine.travel(midnight, tick=False):
+        gndt_effects_apply_due(now=midnight)
+    assert value(families.DEMO, families.CALENDAR, "Year") == str(families.YEAR_NOW + 10)
+    assert value(families.DEMO, "Halvard", "Year") == "-"
 
 
 def test_2008_werewolf_roles_are_hidden_columns():

@@ -7,7 +7,7 @@ that only the Duke votes on. All names and texts here are invented for the demo.
 
 from __future__ import annotations
 
-from blognomic.seed_demos.building import ActionPlan, ColumnPlan, SeedDemo, SeedGame
+from blognomic.seed_demos.building import ActionPlan, ColumnPlan, EffectPlan, SeedDemo, SeedGame
 from gndt.models import Column
 from votes.models import Kind
 
@@ -21,7 +21,11 @@ COLUMNS = (
                description="Rule 2: never below 0 nor above 200; a change past a bound stops at it."),
     ColumnPlan("Members", kind=Column.LIST,
                description="Rule 11: each Member as Forename (Birthdate/Gender, married to Spouse)."),
+    ColumnPlan("Year", kind=Column.INTEGER, choices=("-",), default="-",
+               description="Kept by The Calendar alone: the Year, ten more every midnight UTC."),
 )
+CALENDAR = "The Calendar"
+YEAR_NOW = 230
 
 VALUES = {
     "Wendelin": {"Surname": "von Aue", "Thalers": "164",
@@ -35,7 +39,8 @@ VALUES = {
     "Benedikta": {"Surname": "Brenner", "Thalers": "200", "Members": "Clemens* (165/M), Hedda (195/F)"},
     "Tobiah": {"Surname": "Tobiah", "Thalers": "96", "Members": "Ottilie (180/F), Veit (205/M)"},
     "Sanne": {"Surname": "Sanne", "Thalers": "110", "Members": "Ruth (190/F)"},
-    "Outcasts": {"Surname": "Outcasts", "Members": "Friedl (185/M/(Haber))"},
+    "Outcasts": {"Surname": "Outcasts", "Members": "Friedl (185/M/(Haber))", "Year": "-"},
+    CALENDAR: {"Year": str(YEAR_NOW)},
 }
 
 ACTIONS = (
@@ -44,6 +49,8 @@ ACTIONS = (
     ActionPlan("Start a Fight", "daily", "Once per day a Member may fight another: DICE against DICE."),
     ActionPlan("Transfer Thalers", "daily", "Once per day a Family may give Thalers to another Family."),
 )
+
+EFFECTS = (EffectPlan("The Calendar advances ten Years", "Year", 10, row=CALENDAR, hour=0, minute=0),)
 
 
 def play_opening(game: SeedGame) -> None:
@@ -107,7 +114,8 @@ DEMO = SeedDemo(
     players=PLAYERS,
     idle=("Sanne",),
     columns=COLUMNS,
-    other_rows=("Outcasts",),
+    other_rows=("Outcasts", CALENDAR),
+    effects=EFFECTS,
     values=VALUES,
     actions=ACTIONS,
     play_opening=play_opening,
