@@ -29,10 +29,10 @@ YEAR_NOW = 230
 
 VALUES = {
     "Wendelin": {"Surname": "von Aue", "Thalers": "164",
-                 "Members": "Ulrich (150/M, married to Ida), Ida (160/F, married to Ulrich)"},
+                 "Members": "Ulrich (175/M, married to Ida), Ida (182/F, married to Ulrich)"},
     "Mirela": {"Surname": "Kessler", "Thalers": "121",
                "Members": "Anselm (170/M, married to Greta), Greta (180/F, married to Anselm), Konrad (220/M)"},
-    "Ruprecht": {"Surname": "Haber", "Thalers": "88", "Members": "Lorenz+ (160/M), Agathe (190/F)"},
+    "Ruprecht": {"Surname": "Haber", "Thalers": "88", "Members": "Lorenz+ (168/M), Agathe (190/F)"},
     "Halvard": {"Surname": "Ostrander", "Thalers": "143",
                 "Members": "Matthis$ (175/M, married to Wilma), Wilma (185/F, married to Matthis$)"},
     "Jonas Pfeil": {"Surname": "Pfeil", "Thalers": "57", "Members": "Liesl (200/F), Bertram (150-220/M)"},
@@ -92,11 +92,29 @@ def play_opening(game: SeedGame) -> None:
                    "offer a dowry of 13 Thalers.")
     game.vote("marriage", "Jonas Pfeil", None, 37, "The Pfeils accept, provided the wedding waits for spring.")
 
-    game.gndt("Mirela", {("Mirela", "Members"): (
-        "Anselm (170/M, married to Greta), Greta (180/F, married to Anselm), Konrad (220/M), Elsbeth (230/F)")},
-        50, comment="Greta and Anselm having kids: DICE6, DICE6 — a girl, Elsbeth", action="Have a Child")
+    _try_for_a_child(game)
     game.gndt("Halvard", {("Halvard", "Thalers"): "133", ("Tobiah", "Thalers"): "106"}, 8,
               comment="A loan to the Tobiah Family until the fair", action="Transfer Thalers")
+
+
+def _try_for_a_child(game: SeedGame) -> None:
+    """Greta and Anselm Kessler try for a child; what happens follows the dice actually rolled (the first
+    for the pregnancy: 1–3 a child, 4–5 none this time, 6 a child whose mother dies; the second for the
+    child's gender: even a boy, odd a girl)."""
+    tried = game.gndt("Mirela", {}, 50, comment="Greta and Anselm having kids: DICE6, DICE6",
+                      action="Have a Child")
+    pregnancy, gender = (roll["results"][0] for roll in tried.rolls)
+    if pregnancy in (4, 5):
+        game.gndt("Mirela", {}, 49.9, comment="No child this time; the Kesslers will try again tomorrow")
+        return
+    child = "Jakob (230/M)" if gender % 2 == 0 else "Elsbeth (230/F)"
+    parents = (
+        "Anselm (170/M, married to Greta), Greta (180/F, married to Anselm)" if pregnancy < 6
+        else "Anselm (170/M), Greta (180-230/F)"
+    )
+    born = "born" if pregnancy < 6 else "born, and Greta died in childbirth"
+    game.gndt("Mirela", {("Mirela", "Members"): f"{parents}, Konrad (220/M), {child}"}, 49.9,
+              comment=f"{child.split()[0]} Kessler is {born}")
 
 
 DEMO = SeedDemo(
