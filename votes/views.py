@@ -16,7 +16,7 @@ from votes.limits import EDIT_ONLY_AUTHOR, LimitVerdict
 from votes.markup import render_markdown
 from votes.models import MAX_BODY_BYTES, Post
 from votes.posting import EditForbidden, PostError, post_edit
-from votes.selectors import edit_verdict_for, enacted_awaiting_ruleset, matter_view
+from votes.selectors import edit_verdict_for, enacted_awaiting_ruleset, matter_view, offer_optional_effects
 from votes.services import VoteError, comment_add, dov_emperor_decide, matter_reopen, matter_resolve
 from votes.state import game_state
 
@@ -92,6 +92,7 @@ def admin_panel(request: HttpRequest) -> HttpResponse:
     posts = {p.pk: p for p in Post.objects.for_listing().with_comments().select_related("amendment")
              .filter(pk__in=[p.pk for p in state.pending])}
     views = [matter_view(posts[p.pk], state=state, now=now, viewer=request.user) for p in state.pending]
+    offer_optional_effects(views, state=state, admin=request.user)
     recent = (
         Post.objects.votable()
         .exclude(status="pending")
@@ -109,9 +110,12 @@ def resolve(request: HttpRequest, slug: str) -> HttpResponse:
     _require_admin(request)
     post = get_object_or_404(Post, slug=slug)
     apply_amendment = request.POST.get("apply_amendment") != "no"
+    action = request.POST.get("action", "")
+    # The optional effects ticked for this action (2005: the enacting admin's claim); the service checks them.
+    chosen = request.POST.getlist(f"effect_{action}") if action in ("enact", "fail") else []
     try:
-        matter_resolve(post=post, admin=request.user, action=request.POST.get("action", ""),
-                       apply_amendment=apply_amendment)
+        matter_resolve(post=post, admin=request.user, action=action, apply_amendment=apply_amendment,
+                       effects_chosen=chosen)
     except VoteError as error:
         messages.error(request, str(error))
     else:
