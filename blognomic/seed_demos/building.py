@@ -14,13 +14,17 @@ from datetime import datetime, timedelta
 from blognomic.commitments.services import seal_create
 from blognomic.messaging.services import message_send
 from dynasties.models import Absence, Dynasty, Game, User
+from dynasties.phases import phase_at
+from dynasties.theming import theme_from
 from gndt.models import Cell, Column, Row, Update
 from gndt.services.effects import gndt_effect_save
 from gndt.services.tables import gndt_action_save, gndt_column_add, gndt_row_add
 from gndt.services.updates import gndt_update
+from gndt.services.variables import gndt_variable_add
 from ruleset.models import Page
 from ruleset.services import page_create, ruleset_import_plaintext
-from votes.models import Kind, Post
+from votes.matter_kinds import matter_effect_define, matter_kind_define
+from votes.models import Kind, MatterEffect, MatterKind, Post
 from votes.posting import post_create
 from votes.services import comment_add, matter_resolve
 
@@ -41,6 +45,7 @@ class ColumnPlan:
     clamp: bool = False
     choices: tuple[str, ...] = ()
     hidden: bool = False
+    owner_visible: bool = False
     description: str = ""
 
 
@@ -52,6 +57,7 @@ class ActionPlan:
     frequency: str
     description: str
     weekly_cap: int | None = None
+    phase: str = ""
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,25 @@ class PagePlan:
 
 
 @dataclass(frozen=True)
+class VariablePlan:
+    """A game variable shown beside Quorum: one GNDT cell (``row`` and ``column``) or a calendar phase."""
+
+    label: str
+    row: str = ""
+    column: str = ""
+    phase_rule: str = ""
+
+
+@dataclass(frozen=True)
+class LookPlan:
+    """The dynasty's theme: a palette of ``dynasties.theming``, a header line and the vote icons' names."""
+
+    palette: str
+    header_line: str
+    vote_labels: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class SeedDemo:
     """One seed's demo game: who plays, what the GNDT tracks, and the opening moves."""
 
@@ -103,6 +128,8 @@ class SeedDemo:
     actions: tuple[ActionPlan, ...] = ()
     effects: tuple[EffectPlan, ...] = ()
     pages: tuple[PagePlan, ...] = ()
+    variables: tuple[VariablePlan, ...] = ()
+    look: LookPlan | None = None
     characteristic_moves: tuple[str, ...] = ()
     emperor_article: str = "the "
     """How a sentence names the Emperor's title: "the Duke", but "Zero Cool"."""
@@ -141,9 +168,34 @@ class SeedGame:
     def vote(self, key: str, name: str, icon: str | None, hours: float, text: str = "") -> None:
         comment_add(post=self.posts[key], author=self.users[name], icon=icon, text=text, now=self.ago(hours))
 
-    def resolve(self, key: str, action: str, hours: float, admin: str | None = None) -> None:
+    def resolve(self, key: str, action: str, hours: float, admin: str | None = None,
+                claims: tuple[str, ...] = ()) -> None:
+        """Resolve a matter; ``claims`` names the optional effects of resolving the admin ticks."""
+        chosen = list(MatterEffect.objects.filter(dynasty=self.dynasty, label__in=claims, retired_at=None)
+                      .values_list("pk", flat=True))
         matter_resolve(post=self.posts[key], admin=self.users[admin] if admin else self.admin, action=action,
-                       now=self.ago(hours))
+                       now=self.ago(hours), effects_chosen=chosen)
+        self.posts[key].refresh_from_db()
+
+    def define_kind(self, citing: str, hours: float, **fields) -> MatterKind:
+        """A kind of votable matter the dynasty's rules define, recorded citing the enacted ``citing``."""
+        return matter_kind_define(admin=self.admin, proposal=self.posts[citing], now=self.ago(hours), **fields)
+
+    def define_resolution_effect(self, citing: str, hours: float, **fields) -> MatterEffect:
+        """A change to the GNDT that resolving matters makes, recorded citing the enacted ``citing``."""
+        return matter_effect_define(admin=self.admin, proposal=self.posts[citing], now=self.ago(hours), **fields)
+
+    def in_phase(self, phase: str, hours: float) -> float:
+        """``hours`` ago, or the nearest earlier whole hour ago that falls in ``phase`` of the calendar."""
+        while phase_at(self.ago(hours)) != phase:
+            hours += 1
+        return hours
+
+    def add(self, name: str, row: str, column: str, delta: int, hours: float, comment: str = "",
+            action: str | None = None) -> Update:
+        """``name`` adds ``delta`` to a whole-number cell, as it stands."""
+        current = current_values(self.dynasty, [(row, column)])[(row, column)]
+        return self.gndt(name, {(row, column): str(int(current) + delta)}, hours, comment=comment, action=action)
 
     def story(self, key: str, title: str, hours: float, body: str, *, sticky: bool = False) -> Post:
         post = self.post(key, self.demo.emperor, Kind.STORY, title, hours, body)
@@ -186,7 +238,7 @@ def seed_demo_build(demo: SeedDemo, *, seed_text: str, now: datetime) -> SeedGam
     dynasty = Dynasty.objects.create(
         number=demo.dynasty_number, emperor=users[demo.emperor], player_term=demo.player_term,
         player_term_plural=demo.player_term_plural, emperor_term=demo.emperor_term, theme=demo.theme,
-        started_at=start,
+        started_at=start, **_look_fields(demo.look),
     )
     admin = users[demo.admins[0]]
     ruleset_import_plaintext(text=seed_text, now=start, author=admin,
@@ -199,8 +251,30 @@ def seed_demo_build(demo: SeedDemo, *, seed_text: str, now: datetime) -> SeedGam
     for name in demo.idle:
         Absence.objects.create(user=users[name], kind=Absence.IDLE, started_at=now - timedelta(days=6),
                                dynasty=dynasty)
+    _show_variables(seeded, at=start + timedelta(minutes=12))
     demo.play_opening(seeded)
     return seeded
+
+
+def _show_variables(seeded: SeedGame, *, at: datetime) -> None:
+    for plan in seeded.demo.variables:
+        row = Row.objects.get(dynasty=seeded.dynasty, name=plan.row) if plan.row else None
+        column = Column.objects.get(dynasty=seeded.dynasty, name=plan.column) if plan.column else None
+        gndt_variable_add(dynasty=seeded.dynasty, by=seeded.admin, now=at, label=plan.label, row=row,
+                          column=column, phase_rule=plan.phase_rule)
+
+
+def _look_fields(look: LookPlan | None) -> dict[str, str]:
+    """The Dynasty fields of a theme, checked as an Ascension Address's theme is (``theme_from``)."""
+    if look is None:
+        return {}
+    theme = theme_from(palette=look.palette, header_line=look.header_line, vote_labels=dict(look.vote_labels))
+    labels = dict(theme.vote_labels)
+    return {
+        "palette": theme.palette, "header_line": theme.header_line,
+        **{f"vote_label_{icon}": labels[icon] for icon in ("for", "against", "deferential")
+           if icon in look.vote_labels},
+    }
 
 
 def _create_players(demo: SeedDemo, *, joined_at: datetime) -> dict[str, User]:
@@ -223,7 +297,8 @@ def _build_table(seeded: SeedGame, *, at: datetime) -> None:
         columns[plan.name] = gndt_column_add(
             dynasty=dynasty, by=admin, now=at, name=plan.name, kind=plan.kind, minimum=plan.minimum,
             maximum=plan.maximum, allow_negative=plan.allow_negative, clamp=plan.clamp, choices=plan.choices,
-            default=plan.default, order=order, hidden=plan.hidden, description=plan.description,
+            default=plan.default, order=order, hidden=plan.hidden, owner_visible=plan.owner_visible,
+            description=plan.description,
         )
     rows = {}
     for name in demo.players:
@@ -236,7 +311,7 @@ def _build_table(seeded: SeedGame, *, at: datetime) -> None:
                     comment="Starting positions for the demo game", now=at + timedelta(minutes=1))
     for plan in demo.actions:
         gndt_action_save(dynasty=dynasty, by=admin, now=at, name=plan.name, frequency=plan.frequency,
-                         weekly_cap=plan.weekly_cap, description=plan.description)
+                         weekly_cap=plan.weekly_cap, description=plan.description, phase=plan.phase)
     for plan in demo.effects:
         gndt_effect_save(
             dynasty=dynasty, by=admin, now=at, name=plan.name, column=columns[plan.column], delta=plan.delta,

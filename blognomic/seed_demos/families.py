@@ -7,7 +7,16 @@ that only the Duke votes on. All names and texts here are invented for the demo.
 
 from __future__ import annotations
 
-from blognomic.seed_demos.building import ActionPlan, ColumnPlan, EffectPlan, SeedDemo, SeedGame
+from blognomic.seed_demos.building import (
+    ActionPlan,
+    ColumnPlan,
+    EffectPlan,
+    LookPlan,
+    SeedDemo,
+    SeedGame,
+    VariablePlan,
+    current_values,
+)
 from gndt.models import Column
 from votes.models import Kind
 
@@ -52,21 +61,51 @@ ACTIONS = (
 
 EFFECTS = (EffectPlan("The Calendar advances ten Years", "Year", 10, row=CALENDAR, hour=0, minute=0),)
 
+PETITION = {
+    "name": "Petition", "base": "matter", "subject_rule": "prefix", "subject_text": "Petition:",
+    "posters": "not_emperor", "electorate": "emperor", "quorum": "eligible", "resolution": "verdict",
+    "verdict_hours": 48, "veto": "none", "counts_towards_limits": False,
+}
+"""Only the Duke votes on a Petition; after 48 hours it is approved (Duke FOR), rejected (AGAINST) or
+ignored (no vote). The Duke may not petition."""
+
+REWARDS = (
+    {"label": "the proposer's reward", "when": "enacted", "target": "author", "amount": 10, "trivial_amount": 2},
+    {"label": "the proposer's loss", "when": "failed", "target": "author", "amount": -3},
+    {"label": "the enacting admin's claim", "when": "enacted", "target": "admin", "amount": 5,
+     "trivial_amount": 2, "optional": True},
+    {"label": "deducted for not voting", "when": "either", "target": "non_voters", "amount": -5, "optional": True,
+     "after_hours": 48, "not_if_vetoed_or_self_killed": True},
+)
+"""Rule 5's Thalers for resolving a Proposal, applied with the resolution."""
+
 
 def play_opening(game: SeedGame) -> None:
-    """Three weeks of the duchy: a Trivial proposal enacted, one failed, one pending, a marriage offer, a
-    child born, and the day's GNDT business."""
+    """Three weeks of the duchy: Petitions and the Thalers of resolving recorded, a Trivial proposal enacted
+    (its admin claiming the reward), one failed, one pending, a Petition the Duke approved and one he has
+    not yet answered, a marriage offer, a child tried for, and a transfer of Thalers."""
     game.story("welcome", "Story Post: The Gates of the Duchy Open", 19 * 24, sticky=True, body=(
         "The harvest is in, the roads are dry, and every Family has a house in the valley. Marry well, raise "
         "children, keep out of the Duke's bad books, and may your Thalers never run dry.\n\n"
         "Petitions go to me; Proposals go to everyone. The [Ruleset](/wiki/ruleset/) says the rest."))
+
+    game.post("charter", "Mirela", Kind.PROPOSAL, "Proposal: The Duchy's Rules in the Tally", 18 * 24 + 12,
+              body="Let the site keep what the Ruleset already says: Petitions that only the Duke votes on, "
+                   "settled after two days, and the Thalers a proposer gains or loses when a Proposal is "
+                   "resolved. The Ruleset itself does not change.")
+    for name, hours in (("Ruprecht", 443), ("Halvard", 442), ("Benedikta", 441), ("Wendelin", 440)):
+        game.vote("charter", name, "for", hours)
+    game.resolve("charter", "enact", 438, admin="Ruprecht")
+    game.define_kind("charter", 437, **PETITION)
+    for effect in REWARDS:
+        game.define_resolution_effect("charter", 437, core_kind="proposal", column="Thalers", **effect)
 
     game.post("bells", "Halvard", Kind.PROPOSAL, "Proposal: Church Bells for Weddings", 14 * 24, trivial=True,
               body="Trivial. When a Priest performs a Marriage, the married Families may each ring the church "
                    "bells once, which has no effect but is recorded in the GNDT comment.")
     for name, hours in (("Mirela", 335), ("Benedikta", 333), ("Wendelin", 330), ("Tobiah", 326)):
         game.vote("bells", name, "for", hours)
-    game.resolve("bells", "enact", 320)
+    game.resolve("bells", "enact", 320, claims=("the enacting admin's claim",))
 
     game.post("dowry", "Jonas Pfeil", Kind.PROPOSAL, "Proposal: Dowries Paid in Grain", 9 * 24,
               body="A dowry may be paid in sacks of grain instead of Thalers, one sack counting as 3 Thalers.")
@@ -87,14 +126,28 @@ def play_opening(game: SeedGame) -> None:
     ):
         game.vote("fair", name, icon, hours, text)
 
+    game.post("bridge", "Tobiah", Kind.MATTER, "Petition: A Bridge over the Mill Stream", 100,
+              body="The Tobiahs ask leave to build a footbridge to the mill, at their own cost, so that the "
+                   "children need not wade.")
+    game.vote("bridge", "Halvard", None, 97, "The Ostranders would use it too.")
+    game.vote("bridge", EMPEROR, "for", 90, "Granted, provided it is wide enough for a cart.")
+    game.resolve("bridge", "enact", 52)
+
+    game.post("accusation", "Jonas Pfeil", Kind.MATTER, "Petition: Accuse Ruprecht", 20,
+              body="The Habers have kept Friedl's share of the harvest since he was cast out. That is theft, "
+                   "and theft is Against the Law.")
+    game.vote("accusation", "Ruprecht", None, 18, "Friedl left with his share and more.")
+
     game.post("marriage", "Mirela", Kind.POST, "Proposed Marriage: Konrad Kessler to Liesl Pfeil", 40,
               body="Konrad of the Kessler Family asks for the hand of Liesl of the Pfeil Family. The Kesslers "
                    "offer a dowry of 13 Thalers.")
     game.vote("marriage", "Jonas Pfeil", None, 37, "The Pfeils accept, provided the wedding waits for spring.")
 
     _try_for_a_child(game)
-    game.gndt("Halvard", {("Halvard", "Thalers"): "133", ("Tobiah", "Thalers"): "106"}, 8,
-              comment="A loan to the Tobiah Family until the fair", action="Transfer Thalers")
+    purses = current_values(game.dynasty, [("Halvard", "Thalers"), ("Tobiah", "Thalers")])
+    game.gndt("Halvard", {("Halvard", "Thalers"): str(int(purses[("Halvard", "Thalers")]) - 10),
+                          ("Tobiah", "Thalers"): str(int(purses[("Tobiah", "Thalers")]) + 10)}, 8,
+              comment="A loan of 10 Thalers to the Tobiah Family until the fair", action="Transfer Thalers")
 
 
 def _try_for_a_child(game: SeedGame) -> None:
@@ -134,6 +187,9 @@ DEMO = SeedDemo(
     columns=COLUMNS,
     other_rows=("Outcasts", CALENDAR),
     effects=EFFECTS,
+    variables=(VariablePlan("The Year", row=CALENDAR, column="Year"),),
+    look=LookPlan(palette="parchment", header_line="A valley duchy: marry well and mind your Thalers",
+                  vote_labels={"for": "Aye", "against": "Nay", "deferential": "As the Duke"}),
     values=VALUES,
     actions=ACTIONS,
     play_opening=play_opening,

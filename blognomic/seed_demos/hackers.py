@@ -9,7 +9,7 @@ Subroutines, investigate and hack; Investigation story posts. All names and text
 
 from __future__ import annotations
 
-from blognomic.seed_demos.building import ActionPlan, ColumnPlan, SeedDemo, SeedGame
+from blognomic.seed_demos.building import ActionPlan, ColumnPlan, LookPlan, SeedDemo, SeedGame
 from gndt.models import Column
 from gndt.services.tables import gndt_row_add
 from votes.models import Kind
@@ -111,6 +111,7 @@ DEMO = SeedDemo(
     other_rows=(PROTO, *CODENAMES),
     values=VALUES,
     actions=ACTIONS,
+    look=LookPlan(palette="forest", header_line="Trust no Codename"),
     play_opening=play_opening,
     characteristic_moves=("sealing and revealing a Codename's sentence", "a Codename requested through :PROTO",
                           "a daily Subroutine"),

@@ -8,7 +8,7 @@ ones; explorations answered privately by the Pirate. All names and texts here ar
 
 from __future__ import annotations
 
-from blognomic.seed_demos.building import ActionPlan, ColumnPlan, PagePlan, SeedDemo, SeedGame
+from blognomic.seed_demos.building import ActionPlan, ColumnPlan, LookPlan, PagePlan, SeedDemo, SeedGame
 from gndt.models import Column
 from votes.models import Kind
 
@@ -113,6 +113,8 @@ DEMO = SeedDemo(
     values=VALUES,
     actions=ACTIONS,
     pages=PAGES,
+    look=LookPlan(palette="daybreak", header_line="Dead men tell no tales, but Pirates do, for a price",
+                  vote_labels={"for": "Aye", "against": "Belay"}),
     play_opening=play_opening,
     characteristic_moves=("a daily Raid at most three times a week", "Pieces below zero", "an exploration"),
 )

@@ -10,7 +10,15 @@ and texts here are invented for the demo.
 
 from __future__ import annotations
 
-from blognomic.seed_demos.building import ActionPlan, ColumnPlan, PagePlan, SeedDemo, SeedGame
+from blognomic.seed_demos.building import (
+    ActionPlan,
+    ColumnPlan,
+    LookPlan,
+    PagePlan,
+    SeedDemo,
+    SeedGame,
+    VariablePlan,
+)
 from gndt.models import Column, Update
 from ruleset.models import Page
 from votes.models import Kind
@@ -149,6 +157,9 @@ DEMO = SeedDemo(
     values=VALUES,
     actions=ACTIONS,
     pages=PAGES,
+    variables=(VariablePlan("The Pot", row="The Pot", column="Money"),),
+    look=LookPlan(palette="ember", header_line="Ante up, and keep your hands above the table",
+                  vote_labels={"for": "Call", "against": "Fold", "deferential": "Whatever the Dealer says"}),
     play_opening=play_opening,
     characteristic_moves=("a DECK52 hole-card draw", "sealing the hole cards", "a daily go at the slots"),
 )

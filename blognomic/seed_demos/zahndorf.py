@@ -8,7 +8,16 @@ messages to the Mayor; anonymous Calls for Judgement. All names and texts here a
 
 from __future__ import annotations
 
-from blognomic.seed_demos.building import ActionPlan, ColumnPlan, PagePlan, SeedDemo, SeedGame
+from blognomic.seed_demos.building import (
+    ActionPlan,
+    ColumnPlan,
+    LookPlan,
+    PagePlan,
+    SeedDemo,
+    SeedGame,
+    VariablePlan,
+)
+from dynasties.phases import DAY_PARITY, DAYTIME
 from gndt.models import Column
 from votes.models import Kind
 
@@ -26,7 +35,7 @@ COLUMNS = (
     ColumnPlan("Hairy Back", kind=Column.CHOICE, choices=("", "Yes", "No"),
                description="Shown only once the Mayor has announced it."),
     ColumnPlan("Role", kind=Column.CHOICE, choices=("Villager", "Werewolf"), default="Villager", hidden=True,
-               description="Secret: who is a Werewolf, known to the Mayor."),
+               owner_visible=True, description="Secret: the Mayor knows every Role, each Villager their own."),
     ColumnPlan("Acuity Points", kind=Column.INTEGER, default="0", hidden=True,
                description="Tracked secretly by the Mayor, awarded at each death."),
 )
@@ -45,14 +54,25 @@ VALUES = {
 
 ACTIONS = (
     ActionPlan("Resign an Occupation", "weekly", "A living Villager (not the Mayor nor the Prisoner) becomes a "
-                                                 "Peasant again; only in the Daytime."),
-    ActionPlan("Brew an Elixir", "daily", "The Apothecary, if alive and in the Daytime, adds one vial."),
+                                                 "Peasant again.", phase=DAYTIME),
+    ActionPlan("Brew an Elixir", "daily", "The Apothecary, if alive, adds one vial.", phase=DAYTIME),
     ActionPlan("Make a Sale", "daily", "The Beer Seller rolls a DICE over the living Villagers and hands an "
                                        "Ale Tankard to the one it lands on."),
-    ActionPlan("Perform an Autopsy", "daily", "The Alchemist asks the Mayor what a dead Villager was."),
-    ActionPlan("Forge a Sword", "weekly", "The Swordsmith makes a sword, in the Daytime, after a full week "
-                                          "at the forge."),
+    ActionPlan("Perform an Autopsy", "daily", "The Alchemist asks the Mayor what a dead Villager was.",
+               phase=DAYTIME),
+    ActionPlan("Forge a Sword", "weekly", "The Swordsmith makes a sword after a full week at the forge.",
+               phase=DAYTIME),
 )
+
+TOWN_MEETING = {
+    "name": "Town Meeting", "base": "proposal", "subject_rule": "phrase", "subject_text": "Town Meeting",
+    "posters": "filter", "posters_filter": [{"column": "Life", "op": "≠", "value": "Dead"}],
+    "electorate": "filter", "electorate_filter": [{"column": "Life", "op": "≠", "value": "Dead"},
+                                                  {"column": "Occupation", "op": "≠", "value": "Prisoner"}],
+    "quorum": "eligible", "veto": "emperor",
+}
+"""A Proposal whose title says "Town Meeting": called by the living, voted on by the living who are not in
+gaol, with a Quorum of half of those, rounded down, plus one; the Mayor may veto it."""
 
 PAGES = (
     PagePlan("Occupations", "occupations", (
@@ -65,12 +85,21 @@ PAGES = (
 
 
 def play_opening(game: SeedGame) -> None:
-    """A fortnight in the village: a death announced, a proposal enacted, an anonymous Call for Judgement,
-    a Villager writing to the Mayor, and the day's trades in the GNDT."""
+    """Three weeks in the village: Town Meetings recorded as a kind, a death announced, a proposal enacted,
+    an anonymous Call for Judgement, a Villager writing to the Mayor, the day's trades in the GNDT, and a
+    Town Meeting called in the Daytime."""
     game.story("welcome", "Story Post: Fog in the Valley", 19 * 24, sticky=True, body=(
         "The last cart has left before the snow, and the village is on its own until spring. Lock your doors "
         "at night. Something has been taking sheep from the high pasture, and it is not a fox.\n\n"
         "Write to me privately about anything you would rather the village did not know."))
+
+    game.post("charter", "Ilse", Kind.PROPOSAL, "Proposal: Town Meetings in the Tally", 18 * 24 + 12,
+              body="Let the site count Town Meetings as the Ruleset describes them: only the living and the "
+                   "free vote, with a Quorum of their own. The Ruleset itself does not change.")
+    for name, hours in (("Marek", 443), ("Rosalind", 442), ("Dagny", 440), ("Gottfried", 439)):
+        game.vote("charter", name, "for", hours)
+    game.resolve("charter", "enact", 428, admin="Marek")
+    game.define_kind("charter", 427, **TOWN_MEETING)
 
     game.post("lantern", "Rosalind", Kind.PROPOSAL, "Proposal: A Lantern at the Well", 12 * 24,
               body="Add a rule: the well in the square has a lantern. During the Nighttime any living Villager "
@@ -91,10 +120,18 @@ def play_opening(game: SeedGame) -> None:
         game.vote("cfj", name, icon, hours)
 
     game.message("Theda", (EMPEROR,), "Targeting Rosalind by Biting", "She is too curious about the body.", 60)
-    game.gndt("Ilse", {("Ilse", "Inventory"): "Elixir of Rue, Elixir of Rue, Elixir of Thorns"}, 44,
+    game.gndt("Ilse", {("Ilse", "Inventory"): "Elixir of Rue, Elixir of Rue, Elixir of Thorns"},
+              game.in_phase(DAYTIME, 44),
               comment="A new vial, a third of the apothecary's shelf", action="Brew an Elixir")
     game.gndt("Marek", {("Theda", "Inventory"): "Ale Tankard"}, 70, comment="Closing time. DICE7",
               action="Make a Sale")
+
+    called = game.in_phase(DAYTIME, 9)
+    game.post("smokehouse", "Rosalind", Kind.PROPOSAL, "Proposal: Town Meeting: Search the Smokehouse", called,
+              body="The village searches the smokehouse where Emmerich was found. Every Villager who votes FOR "
+                   "is present; the Mayor reports in a story post what the search turns up.")
+    game.vote("smokehouse", "Ilse", "for", called - 1, "Bring lanterns.")
+    game.vote("smokehouse", "Theda", "against", called - 2, "There is nothing to find but fish.")
 
 
 DEMO = SeedDemo(
@@ -114,6 +151,8 @@ DEMO = SeedDemo(
     values=VALUES,
     actions=ACTIONS,
     pages=PAGES,
+    variables=(VariablePlan("Time of day", phase_rule=DAY_PARITY),),
+    look=LookPlan(palette="midnight", header_line="Lock your doors after dark"),
     play_opening=play_opening,
     characteristic_moves=("a Town Meeting with its own quorum in the Daytime", "a secret Role its Villager sees",
                           "a weekly resignation"),
