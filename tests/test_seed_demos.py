@@ -7,6 +7,7 @@ The seed rulesets are read from ``shared/seeds`` beside the project (none of the
 
 from __future__ import annotations
 
+import json
 import shutil
 from datetime import UTC, datetime, timedelta
 from io import StringIO
@@ -30,13 +31,15 @@ from blognomic.seed_demos.loading import (
     seed_demo_load,
 )
 from dynasties.models import Dynasty, Game, User
-from gndt.models import Action, Cell, Column, Row, Update
+from gndt.game_variables import game_variables_shown
+from gndt.models import Action, Cell, Column, Row, Update, sees_value
 from gndt.services.common import GndtError
 from gndt.services.effects import gndt_effects_apply_due
 from gndt.services.updates import gndt_update
 from ruleset.models import Page
 from ruleset.structure import parse_ruleset
-from votes.models import Post
+from votes.models import MatterEffect, MatterKind, Post
+from votes.services import VoteError, comment_add
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 NOW = datetime(2026, 11, 18, 15, 0, tzinfo=UTC)  # a Wednesday
@@ -161,14 +164,70 @@ def test_2005_the_calendar_advances_ten_years_at_midnight():
     assert value(families.DEMO, "Halvard", "Year") == "-"
 
 
-def test_2008_werewolf_roles_are_hidden_columns():
-    """Ruleset 50: “The Werewolves’ identities are not tracked publicly, and are initially known only by the
-    Mayor.” Role and Acuity Points are hidden columns; the other columns are public."""
+def test_2005_petitions_and_the_thalers_of_resolving():
+    """Ruleset 21: “When a Proposal is enacted, its proposer gains 10 Thalers, or 2 Thalers if it was
+    Trivial. When a Proposal fails, its proposer loses 3 Thalers”; the enacting admin “may claim” 2 for a
+    Trivial one. Petitions are a kind of their own that only the Duke votes on, recorded citing the enacted
+    Proposal; the Duke's FOR approved the bridge after 48 hours."""
+    load(families.DEMO)
+    petition = MatterKind.objects.get()
+    assert (petition.name, petition.electorate, petition.verdict_hours) == ("Petition", "emperor", 48)
+    assert petition.proposal.title == "Proposal: The Duchy's Rules in the Tally"
+    assert MatterEffect.objects.filter(proposal=petition.proposal).count() == 4
+    halvard = int(families.VALUES["Halvard"]["Thalers"])
+    assert value(families.DEMO, "Halvard", "Thalers") == str(halvard + 2 - 10)  # Trivial reward, then a loan
+    assert value(families.DEMO, "Jonas Pfeil", "Thalers") == str(int(families.VALUES["Jonas Pfeil"]["Thalers"]) - 3)
+    assert value(families.DEMO, "Mirela", "Thalers") == str(int(families.VALUES["Mirela"]["Thalers"]) + 2)
+    bridge = Post.objects.get(title="Petition: A Bridge over the Mill Stream")
+    assert bridge.status == "enacted" and "(approved)" in bridge.admin_note
+    assert Post.objects.get(title="Petition: Accuse Ruprecht").status == "pending"
+    dynasty = Dynasty.objects.get()
+    assert (dynasty.palette, dynasty.vote_label_for) == ("parchment", "Aye")
+    shown = game_variables_shown(dynasty, viewer=None, now=NOW)
+    assert [(variable.label, variable.value) for variable in shown] == [("The Year", str(families.YEAR_NOW))]
+
+
+def test_2008_town_meetings_count_the_living_and_free_with_their_own_quorum():
+    """Ruleset 50: “Dead Villagers and Prisoners may not vote in a Town Meeting, and Quorum … will be
+    calculated as half the number of living, unimprisoned Villagers, rounded down, plus one.” Seven of the
+    nine may vote (Emmerich is dead, Dagny in gaol): Quorum 4."""
     load(zahndorf.DEMO)
-    hidden = set(Column.objects.filter(hidden=True).values_list("name", flat=True))
-    assert hidden == {"Role", "Acuity Points"}
-    assert value(zahndorf.DEMO, "Fenwick", "Role") == "Werewolf"
+    meeting = Post.objects.get(title="Proposal: Town Meeting: Search the Smokehouse")
+    assert meeting.matter_kind.name == "Town Meeting"
+    for name in ("Emmerich", "Dagny"):
+        with pytest.raises(VoteError):
+            comment_add(post=meeting, author=User.objects.get(username=name), icon="for", now=NOW)
+    out = StringIO()
+    call_command("tally", meeting.slug, "--json", "--at", NOW.isoformat(), stdout=out)
+    report = json.loads(out.getvalue())
+    assert report["quorum"] == 4 and len(report["eligible_voters"]) == 7
+    assert [variable.value for variable in game_variables_shown(Dynasty.objects.get(), viewer=None, now=NOW)] == [
+        "Daytime"]
+
+
+def test_2008_a_villager_sees_their_own_role_and_nobody_elses():
+    """Ruleset 50: “The Werewolves’ identities are not tracked publicly, and are initially known only by the
+    Mayor.” Role is hidden and owner-visible: Fenwick sees his own Role, not Theda's; Acuity Points stay the
+    Mayor's alone."""
+    load(zahndorf.DEMO)
+    dynasty = Dynasty.objects.get()
+    fenwick = User.objects.get(username="Fenwick")
+    assert set(Column.objects.visible_to(fenwick, dynasty).filter(hidden=True).values_list("name", flat=True)) == {
+        "Role"}
+    role = Column.objects.get(name="Role")
+    rows = {row.name: row for row in Row.objects.filter(dynasty=dynasty)}
+    assert sees_value(fenwick, dynasty, role, rows["Fenwick"].user_id)
+    assert not sees_value(fenwick, dynasty, role, rows["Theda"].user_id)
     assert value(zahndorf.DEMO, "Gottfried", "Occupation") == "Mayor"
+
+
+def test_2008_brewing_is_refused_at_night():
+    """Ruleset 50: the Apothecary brews “If it is daytime”: a Daytime-only action, refused on an odd day."""
+    load(zahndorf.DEMO)
+    night = datetime(2026, 11, 19, 12, 0, tzinfo=UTC)
+    with pytest.raises(GndtError, match="Daytime"):
+        gndt_update(dynasty=Dynasty.objects.get(), by=User.objects.get(username="Ilse"), changes={}, seen={},
+                    comment="Another vial", action="Brew an Elixir", now=night)
 
 
 def test_2008_hole_cards_never_repeat_within_the_hand():
@@ -187,6 +246,8 @@ def test_2008_hole_cards_never_repeat_within_the_hand():
     text = f"Hand #3, Jeb Malone holds {saloon.card_names(draw)}."
     assert seal_reveal(seal=seal, by=seal.owner, text=text, now=NOW).revealed_text == text
     assert value(saloon.DEMO, "The Pot", "Money") == "60"
+    assert [(shown.label, shown.value) for shown in game_variables_shown(dynasty, viewer=None, now=NOW)] == [
+        ("The Pot", "60")]
 
 
 def test_2015_codenames_are_rows_and_their_owner_is_sealed():
