@@ -15,11 +15,12 @@ import time_machine
 from playwright.sync_api import expect
 
 from blognomic.commitments.models import Seal
-from blognomic.seed_demos import hackers, hunters, saloon
+from blognomic.seed_demos import families, hackers, hunters, saloon, zahndorf
 from blognomic.seed_demos.loading import SEED_DEMOS, seed_choose, seed_demo_load
 from dynasties.models import Dynasty, User
 from gndt.models import Row, Update
 from gndt.services.updates import gndt_update
+from votes.models import Post
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -53,6 +54,84 @@ def update_own_row(page, base: str, row: Row, comment: str, action: str = "") ->
     if action:
         page.select_option("#edit-action", action)
     page.click("form.gndt-edit button.save")
+
+
+def test_2005_a_petition_the_duke_answers(browser, live_server, screenshots_dir, clock):
+    """Ruleset 21: “only the Duke may vote on it”, and after 48 hours “If the Duke has voted FOR the Petition
+    then it is considered approved”. A Family sees no voting buttons on Jonas Pfeil's Petition; the Duke
+    pronounces FOR (the dynasty calls it “Aye”); two days after it was posted the admin enacts it, approved."""
+    load(families.DEMO)
+    petition = Post.objects.get(title="Petition: Accuse Ruprecht")
+    url = petition.get_absolute_url()
+    family = browser.new_page(viewport={"width": 1200, "height": 900})
+    log_in(family, live_server.url, "Halvard", families.DEMO.password, url)
+    expect(family.locator(".tally-kind")).to_have_text("Petition")
+    expect(family.locator(".tally-electorate")).to_have_text(families.EMPEROR)
+    expect(family.locator("button.vote-for")).to_have_count(0)
+    expect(family.locator("#sidebar, body")).to_contain_text("The Year")
+    family.screenshot(path=os.path.join(screenshots_dir, "seed-2005-petition-family.png"), full_page=True)
+
+    duke = browser.new_page(viewport={"width": 1200, "height": 900})
+    log_in(duke, live_server.url, families.EMPEROR, families.DEMO.password, url)
+    duke.fill("#comment-text", "Guilty of Negligence: the Habers owe Friedl five Thalers.")
+    duke.click("button.vote-for")
+    expect(duke.locator(".voters-for")).to_contain_text(families.EMPEROR)
+    expect(duke.locator(".tally-columns th").first).to_contain_text("Aye")
+    duke.screenshot(path=os.path.join(screenshots_dir, "seed-2005-petition-duke.png"), full_page=True)
+
+    clock.move_to(petition.posted_at + timedelta(hours=48, minutes=5))
+    admin = browser.new_page(viewport={"width": 1200, "height": 900})
+    log_in(admin, live_server.url, "Mirela", families.DEMO.password, "/admin-panel/")
+    admin.locator(f"#panel-{petition.slug} button.enact").click()
+    expect(admin.locator(".messages .message.success")).to_contain_text("Enacted")
+    admin.goto(live_server.url + url)
+    expect(admin.locator(".admin-note")).to_contain_text("approved")
+    admin.screenshot(path=os.path.join(screenshots_dir, "seed-2005-petition-approved.png"), full_page=True)
+    for page in (family, duke, admin):
+        page.close()
+
+
+def test_2008_werewolves_a_town_meeting_at_daytime(browser, live_server, screenshots_dir, clock):
+    """Ruleset 50: “Dead Villagers and Prisoners may not vote in a Town Meeting”, whose Quorum is half the
+    living, unimprisoned Villagers, rounded down, plus one: 4 of the 7 who may vote, not the 5 of all nine.
+    It is Daytime (an even day); Fenwick sees his own secret Role and nobody else's, votes FOR, and with
+    Rosalind, Ilse and Marek the meeting reaches its Quorum, enactable once open 12 hours; Dagny, in gaol,
+    has no voting buttons."""
+    load(zahndorf.DEMO)
+    meeting = Post.objects.get(title="Proposal: Town Meeting: Search the Smokehouse")
+    url = meeting.get_absolute_url()
+    fenwick = browser.new_page(viewport={"width": 1200, "height": 900})
+    log_in(fenwick, live_server.url, "Fenwick", zahndorf.DEMO.password, "/gndt/")
+    expect(fenwick.locator("body")).to_contain_text("Daytime")
+    role = Row.objects.get(name="Fenwick").cells.get(column__name="Role")
+    theda = Row.objects.get(name="Theda").cells.get(column__name="Role")
+    expect(fenwick.locator(f"#cell-{role.row_id}-{role.column_id}")).to_have_text("Werewolf")
+    expect(fenwick.locator(f"#cell-{theda.row_id}-{theda.column_id}")).not_to_contain_text("Werewolf")
+    expect(fenwick.locator("th", has_text="Acuity Points")).to_have_count(0)
+    fenwick.screenshot(path=os.path.join(screenshots_dir, "seed-2008-werewolves-gndt.png"), full_page=True)
+
+    fenwick.goto(live_server.url + url)
+    expect(fenwick.locator(".tally-kind")).to_have_text("Town Meeting")
+    expect(fenwick.locator(".tally-quorum")).to_contain_text("4 (of 7 who may vote)")
+    expect(fenwick.locator(".tally-electorate")).not_to_contain_text("Dagny")
+    fenwick.click("button.vote-for")
+    expect(fenwick.locator(".voters-for")).to_contain_text("Fenwick")
+
+    dagny = browser.new_page(viewport={"width": 1200, "height": 900})
+    log_in(dagny, live_server.url, "Dagny", zahndorf.DEMO.password, url)
+    expect(dagny.locator("button.vote-for")).to_have_count(0)
+    dagny.close()
+
+    marek = browser.new_page(viewport={"width": 1200, "height": 900})
+    log_in(marek, live_server.url, "Marek", zahndorf.DEMO.password, url)
+    marek.click("button.vote-for")
+    expect(marek.locator(".voters-for")).to_contain_text("Marek")
+    clock.move_to(meeting.posted_at + timedelta(hours=12, minutes=5))  # 2008: open at least 12 hours
+    marek.reload()
+    expect(marek.locator(".can-enact")).to_contain_text("Can be enacted now")
+    marek.screenshot(path=os.path.join(screenshots_dir, "seed-2008-town-meeting.png"), full_page=True)
+    for page in (fenwick, marek):
+        page.close()
 
 
 def test_2008_poker_a_hole_card_draw_sealed_and_revealed(browser, live_server, screenshots_dir, clock):
