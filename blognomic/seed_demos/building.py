@@ -131,6 +131,7 @@ class SeedDemo:
     variables: tuple[VariablePlan, ...] = ()
     look: LookPlan | None = None
     characteristic_moves: tuple[str, ...] = ()
+    """What to try first, as the command suggests once the game is loaded."""
     emperor_article: str = "the "
     """How a sentence names the Emperor's title: "the Duke", but "Zero Cool"."""
 
@@ -320,6 +321,3 @@ def _build_table(seeded: SeedGame, *, at: datetime) -> None:
             minute=plan.minute,
         )
 
-
-def row_names(dynasty: Dynasty) -> list[str]:
-    return list(Row.objects.filter(dynasty=dynasty).values_list("name", flat=True))

@@ -53,3 +53,5 @@ class Command(BaseCommand):
             f"({demo.emperor_article}{demo.emperor_term}), "
             f"{demo.admins[0]} (an admin) or {others[0]}; every password is '{demo.password}'."
         ))
+        if demo.characteristic_moves:
+            self.stdout.write("To try: " + "; ".join(demo.characteristic_moves) + ".")
