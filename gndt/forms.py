@@ -11,7 +11,7 @@ import re
 from django import forms
 
 from dynasties.inputs import MomentField
-from dynasties.parsing import MAX_INTEGER
+from dynasties.parsing import MAX_INTEGER, InputError, parse_whole_number
 from gndt.models import Action, Column, GameVariable, Row, ScheduledEffect
 
 
@@ -21,6 +21,20 @@ def split_entries(text: str) -> list[str]:
     if len(lines) == 1:
         lines = [part.strip() for part in lines[0].split(",") if part.strip()]
     return lines
+
+
+class NumberedChoiceField(forms.ModelChoiceField):
+    """A choice of row or column by its number, in ASCII digits only: ``"١"`` is 1 to ``int()`` but not here,
+    and a 20-digit number is refused before it reaches the database."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        try:
+            parse_whole_number(str(value))
+        except InputError:
+            raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice") from None
+        return super().to_python(value)
 
 
 class ColumnForm(forms.Form):
@@ -102,9 +116,9 @@ class ActionForm(forms.Form):
 
 class EffectForm(forms.Form):
     name = forms.CharField(max_length=120, help_text=ScheduledEffect._meta.get_field("name").help_text)
-    column = forms.ModelChoiceField(queryset=Column.objects.none(), help_text="A whole-number column.")
+    column = NumberedChoiceField(queryset=Column.objects.none(), help_text="A whole-number column.")
     target = forms.ChoiceField(choices=ScheduledEffect.TARGET_CHOICES)
-    row = forms.ModelChoiceField(
+    row = NumberedChoiceField(
         queryset=Row.objects.none(),
         required=False,
         help_text=ScheduledEffect._meta.get_field("row").help_text,
@@ -174,8 +188,8 @@ class VariableForm(forms.Form):
     """A game variable for the sidebar: a GNDT cell (a row and a column) or the phase of the calendar."""
 
     label = forms.CharField(max_length=60, help_text=GameVariable._meta.get_field("label").help_text)
-    row = forms.ModelChoiceField(queryset=Row.objects.none(), required=False, help_text="For a GNDT cell.")
-    column = forms.ModelChoiceField(queryset=Column.objects.none(), required=False, help_text="For a GNDT cell.")
+    row = NumberedChoiceField(queryset=Row.objects.none(), required=False, help_text="For a GNDT cell.")
+    column = NumberedChoiceField(queryset=Column.objects.none(), required=False, help_text="For a GNDT cell.")
     phase_rule = forms.ChoiceField(
         choices=GameVariable._meta.get_field("phase_rule").choices,
         required=False,

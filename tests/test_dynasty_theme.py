@@ -115,6 +115,19 @@ def test_a_bad_theme_refuses_the_whole_address_and_writes_nothing(awaiting, t0, 
     assert Page.objects.get(slug="ruleset").revisions.count() == revisions
 
 
+@pytest.mark.parametrize(
+    "theme",
+    [{"header_line": "nul\x00"}, {"vote_label_for": "\u202eYA"}, {"vote_label_against": "N" * 25},
+     {"header_line": "x" * 121}],
+)
+def test_hostile_theme_fields_get_a_400_and_change_nothing(awaiting, t0, theme):
+    with time_machine.travel(t0 + timedelta(hours=14), tick=False):
+        response = logged_in("P03").post("/ascension/", ascend_form(**theme))
+    assert response.status_code == 400
+    assert Dynasty.objects.current().ascended_at is None
+    assert not Post.objects.filter(kind="ascension").exists()
+
+
 def test_the_form_refuses_an_unknown_palette_with_a_400(awaiting, t0):
     client = logged_in("P03")
     with time_machine.travel(t0 + timedelta(hours=14), tick=False):
@@ -123,3 +136,34 @@ def test_the_form_refuses_an_unknown_palette_with_a_400(awaiting, t0):
     assert "not one of the available choices" in response.content.decode()
     assert Dynasty.objects.current().ascended_at is None
     assert UNKNOWN_PALETTE  # the service's own message, for callers that skip the form
+
+
+# --- The archive -------------------------------------------------------------------------------------------
+
+
+def test_the_archive_carries_each_dynastys_look_and_refuses_a_bad_one(tmp_path):
+    """An archive's dynasty may carry ``look``; importing an export gives back the same look."""
+    from tests.test_archive import empty_the_game, export_file, game_archive, import_file, write_archive
+
+    data = game_archive()
+    data["dynasties"][-1]["look"] = {"palette": "parchment", "header_line": "Yo ho",
+                                     "vote_labels": {"for": "Aye"}}
+    import_file(write_archive(tmp_path, data))
+    dynasty = Dynasty.objects.get(number=data["dynasties"][-1]["number"])
+    assert (dynasty.palette, dynasty.header_line, dynasty.vote_label_for, dynasty.vote_label_against) == (
+        "parchment", "Yo ho", "Aye", "")
+    first = export_file(tmp_path, "first.json")
+    assert first["dynasties"][-1]["look"] == data["dynasties"][-1]["look"]
+    assert "look" not in first["dynasties"][0]  # a default look is left out, as older archives had it
+    empty_the_game()
+    import_file(tmp_path / "first.json")
+    assert export_file(tmp_path, "second.json") == first
+
+    from django.core.management import CommandError
+
+    for bad in ({"palette": "#000"}, {"vote_labels": {"veto": "No"}}, {"header_line": "a\u202eb"}, "midnight"):
+        empty_the_game()
+        data["dynasties"][-1]["look"] = bad
+        with pytest.raises(CommandError, match=r"dynasties\[\d\]\.look"):
+            import_file(write_archive(tmp_path, data, "bad.json"))
+        assert not Dynasty.objects.exists()

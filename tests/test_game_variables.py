@@ -221,3 +221,23 @@ def test_an_action_limited_to_the_daytime_is_refused_at_night(game, t0):
 def test_an_action_with_an_unknown_phase_is_refused(game, t0):
     with pytest.raises(GndtError, match="no phase “Dusk”"):
         gndt_action_save(dynasty=game.dynasty, by=game.admin, now=t0, name="Howl", frequency="daily", phase="Dusk")
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"label": "X", "row": "99999999999999999999", "column": "1"},
+        {"label": "X", "row": "١", "column": "٢"},
+        {"label": "Null\x00", "phase_rule": "day-parity"},
+        {"label": "X", "phase_rule": "moon"},
+        {"label": "X" * 61, "phase_rule": "day-parity"},
+        {"label": "X", "phase_rule": "day-parity", "proposal": "a\x00b"},
+    ],
+)
+def test_hostile_variable_forms_get_a_400_and_change_nothing(game, fields):
+    client = Client()
+    assert client.login(username="P02", password=PASSWORD)
+    with time_machine.travel(NIGHT, tick=False):
+        response = client.post(reverse("gndt_variable_new"), fields)
+    assert response.status_code == 400
+    assert not GameVariable.objects.exists()

@@ -59,6 +59,10 @@ def test_a_definition_must_cite_an_enacted_proposal(t0):
      "names the GNDT column “Alvie”, which does not exist"),
     ({"electorate": "filter", "electorate_filter": ["Alive = Yes"]}, kinds.BAD_CONDITION),
     ({"resolution": "verdict", "verdict_hours": "٤٨"}, "The verdict's hours must be a whole number"),
+    ({"resolution": "verdict", "verdict_hours": "99999999999999999999"}, "The verdict's hours must be a whole"),
+    ({"name": "Plea\x00"}, kinds.CONTROL_CHARACTER),
+    ({"electorate": "filter", "electorate_filter": [{"column": "Thalers", "op": "=", "value": "1\x00"}]},
+     kinds.CONTROL_CHARACTER),
     ({"subject_text": "Petition: again"}, "would also match the kind “Petition”"),
 ])
 def test_bad_kinds_are_refused_with_the_reason_and_nothing_saved(t0, fields, message):

@@ -29,6 +29,7 @@ MAX_AMOUNT = 10**9
 MAX_HOURS = 24 * 365
 
 COLUMN_NEEDED = "An effect needs the GNDT column it changes."
+LABEL_TOO_LONG = "An effect's label may be at most 120 characters, on one line."
 NO_SUCH_COLUMN = "The GNDT column “{column}” does not exist."
 HIDDEN_COLUMN = (
     "The GNDT column “{column}” is hidden: an effect is shown in the public log and the admin field, so it "
@@ -91,6 +92,8 @@ def spec_problems(spec: EffectSpec, *, columns: dict[str, str], hidden: Iterable
                   kind_ids: Iterable[object] = ()) -> list[str]:
     """Everything wrong with a definition; ``columns`` maps each GNDT column in use to its kind of value."""
     problems = []
+    if len(spec.label) > 120 or any(ord(character) < 32 for character in spec.label + spec.column):
+        problems.append(LABEL_TOO_LONG)
     if not spec.column.strip():
         problems.append(COLUMN_NEEDED)
     elif spec.column not in columns:
@@ -173,3 +176,21 @@ def describe(delta: CellDelta) -> str:
     """A change as the GNDT log shows it: “Cato Thalers +10 (the proposer's reward)”."""
     sign = f"+{delta.delta}" if delta.delta > 0 else f"−{-delta.delta}"
     return f"{delta.player} {delta.column} {sign} ({delta.label})"
+
+
+def describe_effect(spec: EffectSpec, *, kind_name: str | None = None) -> str:
+    """An effect in plain words: “On enacting a Proposal: its author's Thalers +10 (+2 if Trivial)”."""
+    kinds_words = {"proposal": "a Proposal", "cfj": "a Call for Judgement", "dov": "a Declaration of Victory"}
+    matter = f"a {kind_name}" if kind_name else kinds_words.get(spec.core_kind, "a matter")
+    when = {ENACTED: "enacting", FAILED: "failing", EITHER: "enacting or failing"}[spec.when]
+    whose = {AUTHOR: "its author's", ADMIN: "the resolving admin's",
+             NON_VOTERS: "every active player's who did not vote,"}[spec.target]
+    sign = "+" if spec.amount > 0 else ""
+    words = f"On {when} {matter}: {whose} {spec.column} {sign}{spec.amount}"
+    if spec.trivial_amount is not None:
+        words += f" ({'+' if spec.trivial_amount > 0 else ''}{spec.trivial_amount} if Trivial)"
+    if spec.after_hours is not None:
+        words += f", if pending more than {spec.after_hours} hours"
+    if spec.not_if_vetoed_or_self_killed:
+        words += ", not if vetoed or self-killed"
+    return words + (" — the admin's choice" if spec.optional else "") + f" ({spec.label})"

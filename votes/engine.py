@@ -86,8 +86,9 @@ def judge(matter: Matter, *, electorate: Electorate, profile: Profile, now: date
 def _rules(matter_kind: str, profile: Profile, kind: matter_kinds.KindSpec | None) -> Rules:
     if kind is not None and kind.resolution == matter_kinds.RESOLVE_VERDICT:
         return matter_kinds.verdict_rules(kind.verdict_hours)
-    # A kind resolved by the core rules follows those of Proposals, with its own electorate and Quorum.
-    return rules_for(PROPOSAL if kind is not None else matter_kind, profile)
+    # A kind resolved by the core rules follows those of Proposals, with its own electorate and Quorum; so does
+    # a matter whose definition is not at hand (imported without it).
+    return rules_for(PROPOSAL if kind is not None or matter_kind == MATTER else matter_kind, profile)
 
 
 def _assess(rules: Rules, facts: Facts) -> _Assessment:
@@ -121,7 +122,7 @@ def _candidate_moments(matter: Matter, profile: Profile, hiatus: bool, now: date
     if kind is not None and kind.resolution == matter_kinds.RESOLVE_VERDICT:
         crossings = matter_kinds.verdict_thresholds(kind.verdict_hours)
     else:
-        crossings = thresholds(PROPOSAL if kind is not None else matter.kind, profile, hiatus)
+        crossings = thresholds(PROPOSAL if kind is not None or matter.kind == MATTER else matter.kind, profile, hiatus)
     for hours, strictly_after in crossings:
         moment = matter.posted_at + timedelta(hours=hours) + (INSTANT if strictly_after else timedelta(0))
         if moment > now:

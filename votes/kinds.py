@@ -60,6 +60,9 @@ HIDDEN_COLUMN = (
     "secret state."
 )
 BAD_CONDITION = "A condition needs a GNDT column, an operator (= or ≠) and a value."
+NAME_TOO_LONG = "The name may be at most 60 characters."
+CONTROL_CHARACTER = "The name, the subject rule and the conditions must be one line of text each."
+CONDITION_TOO_LONG = "A condition's column may be at most 60 characters and its value at most 200."
 CLASHES_WITH = "The subject rule “{subject}” would also match the kind “{other}” ({their}); make them distinct."
 
 
@@ -131,6 +134,14 @@ def spec_problems(spec: KindSpec, *, columns: Mapping[str, bool], others: Iterab
     problems: list[str] = []
     if not spec.name.strip():
         problems.append(NAME_NEEDED)
+    elif len(spec.name) > 60:
+        problems.append(NAME_TOO_LONG)
+    every_condition = (*spec.posters_filter, *spec.electorate_filter, *spec.veto_filter)
+    texts = [spec.name, spec.subject_text, *(c.column for c in every_condition), *(c.value for c in every_condition)]
+    if any(ord(character) < 32 for text in texts for character in text):
+        problems.append(CONTROL_CHARACTER)
+    if any(len(c.column) > 60 or len(c.value) > 200 for c in every_condition):
+        problems.append(CONDITION_TOO_LONG)
     if not spec.subject_text.strip():
         problems.append(SUBJECT_NEEDED)
     elif len(spec.subject_text) > 60:
@@ -302,3 +313,36 @@ class GameValues:
 
 
 NO_GNDT = GameValues(columns={}, hidden=frozenset(), values={})
+
+
+_WHO = {ANYONE: "every active player", NOT_EMPEROR: "every active player but the Emperor",
+        EMPEROR: "the Emperor alone"}
+
+
+def _who(mode: str, conditions: tuple[Condition, ...]) -> str:
+    if mode == FILTER:
+        return "players with " + " and ".join(str(condition) for condition in conditions)
+    return _WHO[mode]
+
+
+def describe(spec: KindSpec) -> list[str]:
+    """A definition in plain words, one line per part, for the page that lists the rules in force."""
+    base = "a Proposal with " if spec.base == BASE_PROPOSAL else "its own category: "
+    lines = [
+        f"What: {base}{describe_subject(spec)}.",
+        f"Who may post one: {_who(spec.posters, spec.posters_filter)}.",
+        f"Who may vote: {_who(spec.electorate, spec.electorate_filter)}.",
+        "Quorum: half " + ("the active players" if spec.quorum == QUORUM_PROFILE else "those who may vote")
+        + ", rounded down, plus one.",
+    ]
+    if spec.resolution == RESOLVE_VERDICT:
+        lines.append(f"Resolved after {spec.verdict_hours} hours: approved with more FOR than AGAINST, "
+                     "rejected otherwise, ignored if nobody voted.")
+    else:
+        lines.append("Resolved by the core rules of Proposals" + (", in the proposal queue." if spec.base ==
+                                                                  BASE_PROPOSAL else "."))
+    veto = {VETO_PROFILE: "as the core rules say", VETO_NONE: "nobody", EMPEROR: "the Emperor, even without a vote"}
+    lines.append("Who may veto: " + (veto[spec.veto] if spec.veto in veto else _who(FILTER, spec.veto_filter)) + ".")
+    lines.append("Counts towards proposal limits." if spec.counts_towards_limits
+                 else "Does not count towards proposal limits.")
+    return lines

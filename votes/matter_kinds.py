@@ -169,6 +169,21 @@ def resolution_facts(post: Post, tally: Tally, *, electorate: Electorate, enacte
     )
 
 
+def dynastic_matters(dynasty: Dynasty | None) -> dict:
+    """The dynasty's kinds and effects in force, in plain words with the Proposal each cites: two queries."""
+    if dynasty is None:
+        return {"matter_kinds": [], "matter_effects": []}
+    in_force = list(MatterKind.objects.in_force(dynasty).select_related("proposal"))
+    names = {kind.pk: kind.name for kind in in_force}
+    return {
+        "matter_kinds": [(kind, kinds.describe(kind.spec())) for kind in in_force],
+        "matter_effects": [
+            (effect, effects.describe_effect(effect.spec(), kind_name=names.get(effect.matter_kind_id)))
+            for effect in MatterEffect.objects.in_force(dynasty).select_related("proposal")
+        ],
+    }
+
+
 # --- Defining ---
 
 

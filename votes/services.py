@@ -23,9 +23,9 @@ from django.utils.formats import date_format
 from dynasties.models import User
 from votes import effects, engine, kinds, limits
 from votes.fairplay_notices import after_commit, fair_play_check_comment
-from votes.matter_kinds import effects_in_force, resolution_facts
+from votes.matter_kinds import effects_in_force, electorate_for_post, resolution_facts
 from votes.models import AMENDABLE_KINDS, MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Resolution, Status
-from votes.selectors import electorate_of, judge_matter, oldest_pending_id, resolution_options
+from votes.selectors import electorate_of, judge_matter, oldest_pending_id, resolution_options, values_cache
 from votes.signals import EnactmentRefused, declaration_enacted, matter_enacted, resolution_effects_due
 from votes.state import game_state
 
@@ -170,7 +170,7 @@ def _check_icon(*, post: Post, author: User, icon: str, trivial: bool, now: date
 
 def _check_kind_icon(*, post: Post, author: User, icon: str, state, now: datetime) -> None:
     """A matter of the dynasty's own kind: only its electorate votes, only its vetoers veto."""
-    _, electorate, spec = judge_matter(post, [], state=state, now=now)
+    electorate, spec = electorate_for_post(post, electorate_of(state), cache=values_cache(state))
     if icon == Icon.VETO:
         if electorate.vetoers is not None and author.username not in electorate.vetoers:
             raise VoteError(VETO_NOT_YOURS.format(kind=spec.name))

@@ -222,7 +222,8 @@ def names_in_gndt(data: Any) -> set[str]:
     names: set[str] = set()
     if not isinstance(data, dict):
         return names
-    for key, field in (("rows", "player"), ("log", "by"), ("lists", "by"), ("effects", "created_by")):
+    for key, field in (("rows", "player"), ("log", "by"), ("lists", "by"), ("effects", "created_by"),
+                       ("variables", "by")):
         entries = data.get(key)
         for entry in entries if isinstance(entries, list) else []:
             if isinstance(entry, dict) and isinstance(entry.get(field), str) and entry[field].strip():

@@ -233,3 +233,20 @@ def test_conditions_from_json_refuse_malformed_ones():
             assert str(error) == kinds.BAD_CONDITION
         else:
             raise AssertionError(f"{bad!r} was accepted")
+
+
+def test_a_matter_without_its_definition_falls_back_to_the_proposal_rules():
+    """A votable matter whose kind is not at hand (an archive imported without definitions) is judged by the core
+    rules of Proposals, with every active player voting, rather than refused."""
+    subject = matter(votes("for", "Ben", "Cat", "Dan", "Eve", "Fay"), kind="matter", title="Petition: Old")
+    judgement = judge(subject, electorate=electorate(), profile=P2008, now=hours(13))
+    assert judgement.can_enact and judgement.tally.quorum == 5
+    assert "Amy" not in judgement.tally.votes  # no implicit FOR outside Proposals
+
+
+def test_names_and_conditions_that_cannot_be_stored_are_refused():
+    """Too long, or holding a NUL or a line break: refused with the reason, before anything is saved."""
+    spec = kinds.KindSpec(name="P" * 61, base="matter", subject_rule="prefix", subject_text="Plea:\x00",
+                          electorate="filter", electorate_filter=(kinds.Condition("Alive", "=", "Y" * 201),))
+    assert kinds.spec_problems(spec, columns=COLUMNS) == [
+        kinds.NAME_TOO_LONG, kinds.CONTROL_CHARACTER, kinds.CONDITION_TOO_LONG]
