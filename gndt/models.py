@@ -35,8 +35,6 @@ class ImmutableRecordError(Exception):
 # the scheduled effects on it) is shown only to those who may see its values. The rule lives here, as
 # ``sees_hidden`` and one ``visible_to(viewer, dynasty)`` method on each queryset a page reads, so that every
 # page filters the same way and in the database.
-
-
 #
 # A hidden column may also be *owner-visible* (``Column.owner_visible``): each player then sees the value in
 # their own row and nothing else of it, as a Villager knows their own Role. To such a player the column
