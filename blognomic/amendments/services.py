@@ -13,8 +13,7 @@ from datetime import datetime
 
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.db.models import Max
+from django.db import connection, transaction
 from django.utils.formats import date_format
 
 from blognomic.amendments.operations import (
@@ -284,14 +283,23 @@ def _preview_game(operations: list[dict], preview: Preview, descriptions: dict[i
 # --- the post page ----------------------------------------------------------------------------------
 
 
+_WORLD_MODELS = (Revision, Update, ParameterChange, Rename)
+
+
 def world_version() -> tuple:
-    """What changes whenever anything an amendment reads changes: the newest revision, update and record."""
-    return (
-        Revision.objects.aggregate(m=Max("pk"))["m"],
-        Update.objects.aggregate(m=Max("pk"))["m"],
-        ParameterChange.objects.aggregate(m=Max("pk"))["m"],
-        Rename.objects.aggregate(m=Max("pk"))["m"],
-    )
+    """What changes whenever anything an amendment reads changes: the newest revision, update, parameter change
+    and rename.
+
+    Every post page with an amendment asks this, so it is one plain statement of four ``MAX`` subqueries:
+    built through the ORM (four aggregates, or subqueries annotated on one row) it cost 1.5 to 10 ms of
+    query compilation, against a few hundredths of a millisecond here. The names come from the models.
+    """
+    quote = connection.ops.quote_name
+    newest = ", ".join(f"(SELECT MAX({quote(model._meta.pk.column)}) FROM {quote(model._meta.db_table)})"
+                       for model in _WORLD_MODELS)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {newest}")
+        return tuple(cursor.fetchone())
 
 
 def _preview_key(amendment: Amendment, world: tuple) -> str:

@@ -34,8 +34,10 @@ def amendment_block(context, post):
     amendment = _amendment(post)
     if amendment is None:
         return {"amendment": None}
-    application = AmendmentApplication.objects.filter(post=post).order_by("-at", "-pk").first()
-    if post.is_pending or application is None:
+    # A pending matter shows the live diff; only a resolved one may have applied its amendment.
+    application = None if post.is_pending else \
+        AmendmentApplication.objects.filter(post=post).order_by("-at", "-pk").first()
+    if application is None:
         preview = amendment_preview_cached(amendment, now=timezone.now())
         return {"amendment": amendment, "post": post, "preview": preview}
     revisions = list(Revision.objects.filter(pk__in=application.revisions).select_related("page").only(
