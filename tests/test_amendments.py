@@ -321,3 +321,25 @@ def test_the_admin_panel_shows_conflicts_without_a_query_per_amendment(client, g
     all_three = panel_queries(client)
     Amendment.objects.exclude(post__slug="fog-horn").delete()
     assert panel_queries(client) == all_three
+
+
+def post_page_queries(client, post) -> int:
+    client.get(post.get_absolute_url())  # the first view computes the preview and caches it
+    with CaptureQueriesContext(connection) as context:
+        assert client.get(post.get_absolute_url()).status_code == 200
+    return len(context.captured_queries)
+
+
+def test_the_live_diff_costs_one_query_once_cached(client, game, t0):
+    """The post page of a matter with an amendment reads its cached preview: one query (the newest revision,
+    update, parameter change and rename) beyond the page of a prose-only matter, until something changes."""
+    plain = post_create_with_amendment(author=game.players[3], kind="proposal", title="Proposal: Words Only",
+                                       body="Prose.", flavour="", trivial=False, anonymous=False, operations=[],
+                                       base_number=None, now=t0)
+    amended = propose(game, game.players[2], "Proposal: Fog Horn", [FOG_PASSAGE], at=t0)
+    assert post_page_queries(client, amended) == post_page_queries(client, plain) + 1
+    ruleset = Page.objects.get(slug="ruleset")
+    revision_add(page=ruleset, author=game.admin, text=ruleset.current.text.replace("nobody sees", "all is grey"),
+                 summary="Greyer", now=t0 + timedelta(minutes=5))
+    html = client.get(amended.get_absolute_url()).content.decode()
+    assert "the passage to replace no longer occurs" in html, "a new revision renews the cached preview"
