@@ -127,7 +127,6 @@ class Lifetime:
     anchor: str
     first: int
     last: int | None
-    former_title: str = ""
 
 
 def rule_lifetimes(page: Page, anchor: str) -> list[Lifetime]:
@@ -194,6 +193,7 @@ class RuleLineage:
     former_anchors: list[str]
     changes: NumberedPage
     unindexed: int
+    renamed_to: str = ""
 
 
 def rule_lineage(page: Page, anchor: str, page_number: str | None,
@@ -224,7 +224,8 @@ def rule_lineage(page: Page, anchor: str, page_number: str | None,
     )
     former_titles = _titles_before_renames(page, renamed_at, rows)
     causes = _causes([row.revision for row in rows])
-    latest = changes.only("anchor", "kind", "number", "title").order_by("-revision__number").first()
+    latest = changes.select_related("revision").only("anchor", "kind", "number", "title", "revision__number") \
+        .order_by("-revision__number").first()
     lineage_rows = [
         LineageRow(change=row, post=causes.get(row.revision.number),
                    former_title=former_titles.get(row.revision.number, "")
@@ -235,8 +236,15 @@ def rule_lineage(page: Page, anchor: str, page_number: str | None,
     blame = None
     if first is not None and first.change.kind != RuleChange.REMOVED:
         blame = Blame(revision=first.revision, post=first.post, page_url=page.get_absolute_url())
+    # A rule that left this anchor by a rename lives on under the new one: say which.
+    renamed_to = ""
+    if latest is not None and latest.kind == RuleChange.REMOVED:
+        renamed_to = RuleChange.objects.filter(
+            page=page, kind=RuleChange.ADDED, previous_anchor=anchor, revision__number=latest.revision.number
+        ).values_list("anchor", flat=True).first() or ""
     return RuleLineage(
         anchor=anchor,
+        renamed_to=renamed_to,
         latest=latest,
         blame=blame,
         former_anchors=[lifetime.anchor for lifetime in lifetimes[1:]],

@@ -209,6 +209,9 @@ def wiki_rule_history(request: HttpRequest, slug: str, anchor: str) -> HttpRespo
     lineage = rule_lineage(page, anchor, request.GET.get("page"))
     if lineage.latest is None and not lineage.unindexed:
         raise Http404("No rule with that anchor has ever been in this page.")
+    if lineage.renamed_to:
+        # The rule was renamed, not repealed: its whole history is under the title it has now.
+        return redirect(reverse("wiki_rule_history", args=[page.slug, lineage.renamed_to]))
     return render(request, "ruleset/rule_history.html", _page_context(
         request, page, now, rule_history=lineage, tab="history",
     ))

@@ -91,6 +91,8 @@ def test_a_renamed_rule_keeps_its_history(client, people, t0):
     assert re.findall(r">r(\d+)</a>", rows) == ["3", "2", "1"]
     assert "Renamed</span>" in rows and "(was Storms)" in rows
     assert "rule-storms" in html.split("<tbody>")[0], "it names its former anchor"
+    old_address = client.get("/wiki/ruleset/rule/rule-storms/history/")
+    assert old_address.status_code == 302 and old_address["Location"] == "/wiki/ruleset/rule/rule-tempests/history/"
     diff = client.get("/wiki/ruleset/diff/prev/3/").content.decode()
     assert "wiki-change-renamed" in diff and "wiki-change-removed" not in diff
 
