@@ -202,7 +202,8 @@ def rule_lineage(page: Page, anchor: str, page_number: str | None,
 
     A fixed number of queries whatever the history's length: the additions (to follow renames), the
     count, one page of changes with their revisions and posts, the rule's latest change and the unindexed
-    count; and only when needed the titles before the renames shown and the posts summaries cite.
+    count; and only when needed the titles before the renames shown, the posts summaries cite, and for a
+    rule that left ``anchor`` by a rename the anchor it went to (``renamed_to``).
     """
     lifetimes = rule_lifetimes(page, anchor)
     condition = Q()
