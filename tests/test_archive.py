@@ -470,7 +470,7 @@ BAD_ARCHIVES = [
     pytest.param(_set(("posts", 0, "comments", 2, "at"), "2016-07-25T13:00:00"),
                  "posts[0].comments[2].at: not an ISO 8601 time with a time zone", id="naive-time"),
     pytest.param(_set(("posts", 2, "kind"), "poll"),
-                 "posts[2].kind: must be one of proposal, cfj, dov, story, ascension, post; got 'poll'",
+                 "posts[2].kind: must be one of proposal, cfj, dov, story, ascension, post, matter; got 'poll'",
                  id="unknown-kind"),
     pytest.param(_set(("posts", 0, "comments", 1, "icon"), "imperial"),
                  "posts[0].comments[1].icon: must be one of for, against, deferential, veto; got 'imperial'",

@@ -62,7 +62,7 @@ class GameState:
 def game_state(now: datetime) -> GameState:
     game = Game.load()
     dynasty = Dynasty.objects.current()
-    pending = list(Post.objects.pending().select_related("author").order_by("posted_at", "pk"))
+    pending = list(Post.objects.pending().select_related("author", "matter_kind").order_by("posted_at", "pk"))
     pending_dov = any(post.kind == Kind.DOV for post in pending)
     hiatus = hiatus_at(
         profile=game.rules_profile(),
