@@ -20,6 +20,7 @@ from ruleset.cached import content_html
 from ruleset.lineage import fill_blame, ruleset_blame
 from ruleset.models import RULESET_SLUG, Page, Revision
 from votes import engine
+from votes.matter_kinds import ValuesCache, electorate_for_post
 from votes.models import Comment, Kind, Post
 from votes.selectors import matter_from, pending_at
 
@@ -83,12 +84,15 @@ def _pending_then(moment: datetime, roster: Roster, dynasty: Dynasty | None) -> 
                                    hiatus=any(post.kind == Kind.DOV for post in pending))
     proposals = [(post.pk, post.posted_at) for post in pending if post.kind == Kind.PROPOSAL]
     oldest = engine.oldest_pending(proposals, profile=profile, now=moment)
-    return [
-        PendingThen(post=post, is_oldest_pending=post.pk == oldest,
-                    judgement=engine.judge(matter_from(post, by_post[post.pk]), electorate=electorate,
-                                           profile=profile, now=moment))
-        for post in pending
-    ]
+    values = ValuesCache()
+    judged = []
+    for post in pending:
+        # A matter of one of the dynasty's own kinds has its own electorate, read from the GNDT as it stood.
+        voters, spec = electorate_for_post(post, electorate, at=moment, cache=values)
+        judgement = engine.judge(matter_from(post, by_post[post.pk]), electorate=voters, profile=profile,
+                                 now=moment, kind=spec)
+        judged.append(PendingThen(post=post, is_oldest_pending=post.pk == oldest, judgement=judgement))
+    return judged
 
 
 def game_at(moment: datetime, *, viewer) -> GameAt:
