@@ -230,11 +230,13 @@ def revision_revert(*, page: Page, number: int, author, now: datetime, base_numb
 
 
 def _append(*, page: Page, author, text: str, summary: str, now: datetime, post=None,
-            base_number: int | None = None, allow_unchanged: bool = False) -> Revision:
+            base_number: int | None = None, allow_unchanged: bool = False,
+            renames: Mapping[str, str] | None = None) -> Revision:
     """Lock the page, check for a conflict, write the revision and record the rules it changed.
 
     ``allow_unchanged`` lets a flow record an event (an Ascension keeping every rule and term) as a
-    revision even when the text stays the same.
+    revision even when the text stays the same. ``renames`` (new anchor → old anchor) names rules the
+    flow knows it renamed, beyond those the rule-change index pairs by itself.
     """
     with transaction.atomic():
         page = Page.objects.select_for_update().get(pk=page.pk)
@@ -255,21 +257,28 @@ def _append(*, page: Page, author, text: str, summary: str, now: datetime, post=
             rules_indexed=page.is_ruleset,
         )
         if page.is_ruleset:
-            RuleChange.objects.bulk_create(_rule_changes(page, revision, latest.text if latest else ""))
+            RuleChange.objects.bulk_create(
+                _rule_changes(page, revision, latest.text if latest else "", renames=renames))
         page.current = revision
         page.save(update_fields=["current"])
     return revision
 
 
-def _rule_changes(page: Page, revision: Revision, previous_text: str) -> list[RuleChange]:
+def _rule_changes(page: Page, revision: Revision, previous_text: str,
+                  renames: Mapping[str, str] | None = None) -> list[RuleChange]:
     """The rules ``revision`` added, changed or removed compared with ``previous_text``, by anchor.
 
-    A rule that reappears under a new title is recorded as added with its ``previous_anchor``.
+    A rule that reappears under a new title is recorded as added with its ``previous_anchor``: the
+    ``renames`` given (new anchor → old) first, then the pairs ``pair_renamed_rules`` finds among the rest.
     """
     old_ruleset, new_ruleset = parse_ruleset(previous_text), parse_ruleset(revision.text)
     old = {rule.anchor: rule for rule in old_ruleset.all_rules()}
     new = {rule.anchor: rule for rule in new_ruleset.all_rules()}
-    renamed = pair_renamed_rules(old_ruleset, new_ruleset)
+    known = {after: before for after, before in (renames or {}).items()
+             if after in new and after not in old and before in old and before not in new}
+    renamed = {after: before for after, before in pair_renamed_rules(old_ruleset, new_ruleset).items()
+               if after not in known and before not in known.values()}
+    renamed.update(known)
     changes = []
     for anchor, rule in new.items():
         if anchor not in old:
@@ -420,8 +429,11 @@ def ruleset_apply_ascension(
             except RulesetEditError as error:
                 raise WikiError(str(error)) from error
             text, repealed = repeal.text, repeal.repealed
+        renames: dict[str, str] = {}
         if replacements:
+            before = text
             text = replace_keywords(text, replacements, plurals=plurals)
+            renames = _renamed_by_keywords(before, text)
         return _append(
             page=page,
             author=author,
@@ -430,7 +442,20 @@ def ruleset_apply_ascension(
             now=now,
             post=post,
             allow_unchanged=True,
+            renames=renames,
         )
+
+
+def _renamed_by_keywords(before: str, after: str) -> dict[str, str]:
+    """Rules whose anchor a keyword replacement changed: new anchor → old anchor.
+
+    Replacing words never adds, removes or reorders headings, so the rules of the two texts correspond
+    one to one in document order, however much of each title and body the replacement rewrote.
+    """
+    old_rules, new_rules = list(parse_ruleset(before).all_rules()), list(parse_ruleset(after).all_rules())
+    if len(old_rules) != len(new_rules):
+        return {}
+    return {new.anchor: old.anchor for old, new in zip(old_rules, new_rules, strict=True) if new.anchor != old.anchor}
 
 
 def _ascension_summary(repealed: tuple[tuple[str, str], ...], replacements: Mapping[str, str]) -> str:
