@@ -6,7 +6,8 @@ a notice without one (a seasonal announcement, the roster's daily report) reache
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
@@ -14,6 +15,9 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 
 from dynasties.models import NoticePreferences, Notification, User
+
+# Keys per query when many notices are checked at once.
+_KEY_BATCH = 1000
 
 
 def preferences_of(users: Iterable[User]) -> dict[int, dict[str, bool]]:
@@ -51,6 +55,47 @@ def notify(*, users: Iterable[User], key: str, text: str, url: str = "", now: da
             send_mail(subject=text[:120], message=f"{text}\n\n{url}".strip(),
                       from_email=settings.DEFAULT_FROM_EMAIL, recipient_list=[user.email], fail_silently=True)
     return told
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One notice for ``notify_many``: what ``notify`` takes besides the users."""
+
+    key: str
+    text: str
+    url: str = ""
+
+
+def notify_many(*, users: Iterable[User], notices: Sequence[Notice], now: datetime, kind: str | None = None,
+                email: bool = True) -> int:
+    """``notify`` for many notices to the same users in a fixed number of queries; returns how many were new.
+
+    A beat job that finds hundreds of matters at once (the first run after an import, or after an outage)
+    would otherwise spend several queries per notice and admin. Notices to a user who wants them by email
+    still go one by one, so a notice that another run wrote first is never mailed twice.
+    """
+    users = list(users)
+    wants = preferences_of(users)
+    recipients = [user for user in users if kind is None or wants[user.pk].get(kind, True)]
+    if not recipients or not notices:
+        return 0
+    keys = [notice.key for notice in notices]
+    told: set[tuple[int, str]] = set()
+    for start in range(0, len(keys), _KEY_BATCH):
+        told.update(Notification.objects.filter(user__in=recipients, key__in=keys[start:start + _KEY_BATCH])
+                    .values_list("user_id", "key"))
+    mailed = [user for user in recipients if email and user.email and wants[user.pk]["by_email"]]
+    quiet = [user for user in recipients if user not in mailed]
+    new = [Notification(user=user, key=notice.key, text=notice.text, url=notice.url, created_at=now)
+           for notice in notices for user in quiet if (user.pk, notice.key) not in told]
+    Notification.objects.bulk_create(new, batch_size=_KEY_BATCH, ignore_conflicts=True)
+    count = len(new)
+    for user in mailed:
+        for notice in notices:
+            if (user.pk, notice.key) not in told:
+                count += len(notify(users=[user], key=notice.key, text=notice.text, url=notice.url, now=now,
+                                    email=email, kind=kind))
+    return count
 
 
 def admins_now(now: datetime) -> list[User]:
