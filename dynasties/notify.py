@@ -68,34 +68,53 @@ class Notice:
 
 def notify_many(*, users: Iterable[User], notices: Sequence[Notice], now: datetime, kind: str | None = None,
                 email: bool = True) -> int:
-    """``notify`` for many notices to the same users in a fixed number of queries; returns how many were new.
+    """``notify`` for many notices to the same users in a fixed number of queries; returns how many were new."""
+    users = list(users)
+    return sum(notify_each(deliveries=[(notice, users) for notice in notices], now=now, kind=kind,
+                           email=email).values())
+
+
+def notify_each(*, deliveries: Sequence[tuple[Notice, Sequence[User]]], now: datetime, kind: str | None = None,
+                email: bool = True, dry_run: bool = False) -> dict[str, int]:
+    """``notify`` for many notices, each to its own users, in a fixed number of queries; returns, by key, how
+    many were newly told (or, with ``dry_run``, would be).
 
     A beat job that finds hundreds of matters at once (the first run after an import, or after an outage)
-    would otherwise spend several queries per notice and admin. Notices to a user who wants them by email
+    would otherwise spend several queries per notice and reader. Notices to a user who wants them by email
     still go one by one, so a notice that another run wrote first is never mailed twice.
     """
-    users = list(users)
-    wants = preferences_of(users)
-    recipients = [user for user in users if kind is None or wants[user.pk].get(kind, True)]
-    if not recipients or not notices:
-        return 0
-    keys = [notice.key for notice in notices]
+    everyone = {user.pk: user for _, users in deliveries for user in users}
+    wants = preferences_of(everyone.values())
+    wanted = {pk for pk in everyone if kind is None or wants[pk].get(kind, True)}
+    counts = {notice.key: 0 for notice, _ in deliveries}
+    if not wanted:
+        return counts
+    keys = list(counts)
     told: set[tuple[int, str]] = set()
     for start in range(0, len(keys), _KEY_BATCH):
-        told.update(Notification.objects.filter(user__in=recipients, key__in=keys[start:start + _KEY_BATCH])
+        told.update(Notification.objects.filter(user__in=list(wanted), key__in=keys[start:start + _KEY_BATCH])
                     .values_list("user_id", "key"))
-    mailed = [user for user in recipients if email and user.email and wants[user.pk]["by_email"]]
-    quiet = [user for user in recipients if user not in mailed]
-    new = [Notification(user=user, key=notice.key, text=notice.text, url=notice.url, created_at=now)
-           for notice in notices for user in quiet if (user.pk, notice.key) not in told]
+    mailed = {pk for pk in wanted if email and everyone[pk].email and wants[pk]["by_email"]}
+    new, one_by_one = [], []
+    for notice, users in deliveries:
+        for user in users:
+            if user.pk not in wanted or (user.pk, notice.key) in told:
+                continue
+            told.add((user.pk, notice.key))
+            if user.pk in mailed:
+                one_by_one.append((notice, user))
+                continue
+            counts[notice.key] += 1
+            new.append(Notification(user=user, key=notice.key, text=notice.text, url=notice.url, created_at=now))
+    if dry_run:
+        for notice, _ in one_by_one:
+            counts[notice.key] += 1
+        return counts
     Notification.objects.bulk_create(new, batch_size=_KEY_BATCH, ignore_conflicts=True)
-    count = len(new)
-    for user in mailed:
-        for notice in notices:
-            if (user.pk, notice.key) not in told:
-                count += len(notify(users=[user], key=notice.key, text=notice.text, url=notice.url, now=now,
-                                    email=email, kind=kind))
-    return count
+    for notice, user in one_by_one:
+        counts[notice.key] += len(notify(users=[user], key=notice.key, text=notice.text, url=notice.url, now=now,
+                                         email=email, kind=kind))
+    return counts
 
 
 def admins_now(now: datetime) -> list[User]:
