@@ -106,18 +106,24 @@ def _replies_and_mentions(*, now: datetime, active: list[User], dry_run: bool) -
             "post_id", "author_id", "at"):
         earlier[post_id].append((at, author_id))
     by_pk = {user.pk: user for user in active}
+    replies, mentions = [], []
+    for comment in comments:
+        url = f"{comment.post.get_absolute_url()}#comment-{comment.pk}"
+        before = {author for at, author in earlier[comment.post_id] if at < comment.at and author != comment.author_id}
+        replies.append((Notice(key=f"reply:{comment.pk}", url=url,
+                               text=f"{comment.author.username} commented after you on “{comment.post.title}”."),
+                        [by_pk[pk] for pk in before if pk in by_pk]))
+        named = [user for user in active if user.pk != comment.author_id and _names(comment.text, user.username)]
+        mentions.append((Notice(key=f"mention:{comment.pk}", url=url,
+                                text=f"{comment.author.username} named you on “{comment.post.title}”."), named))
+    # Each kind written together: a run after an outage may find thousands of comments.
+    replied = notify_each(deliveries=replies, now=now, kind="reply", dry_run=dry_run)
+    mentioned = notify_each(deliveries=mentions, now=now, kind="mention", dry_run=dry_run)
     done = []
     for comment in comments:
-        before = {author for at, author in earlier[comment.post_id] if at < comment.at and author != comment.author_id}
-        told = notify(users=[by_pk[pk] for pk in before if pk in by_pk], key=f"reply:{comment.pk}", now=now,
-                      url=f"{comment.post.get_absolute_url()}#comment-{comment.pk}", kind="reply", dry_run=dry_run,
-                      text=f"{comment.author.username} commented after you on “{comment.post.title}”.")
-        named = [user for user in active if user.pk != comment.author_id and _names(comment.text, user.username)]
-        told += notify(users=named, key=f"mention:{comment.pk}", now=now, kind="mention", dry_run=dry_run,
-                       url=f"{comment.post.get_absolute_url()}#comment-{comment.pk}",
-                       text=f"{comment.author.username} named you on “{comment.post.title}”.")
+        told = replied[f"reply:{comment.pk}"] + mentioned[f"mention:{comment.pk}"]
         if told:
-            done.append(f"comment {comment.pk}: told {len(told)}")
+            done.append(f"comment {comment.pk}: told {told}")
     return done
 
 
