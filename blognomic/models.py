@@ -45,3 +45,13 @@ class AmendmentApplication(models.Model):
 
     def __str__(self) -> str:
         return f"{self.post_id} {'applied' if self.applied else 'not applied'} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class ContentVersion(models.Model):
+    """The site's content version when no Redis is configured: one row every write moves on, read by the
+    page cache of every worker (see ``blognomic.freshness``)."""
+
+    value = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"content version {self.value}"

@@ -62,6 +62,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
     "blognomic.middleware.BadInputMiddleware",
+    # Last, so the session, the user, CSRF and messages are known and every outer middleware still runs on a
+    # page served from the cache.
+    "blognomic.page_cache.PageCacheMiddleware",
 ]
 
 ROOT_URLCONF = "blognomic.urls"
@@ -78,6 +81,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "blognomic.context_processors.sidebar",
+                "blognomic.page_cache.csrf_placeholder",
             ],
             "builtins": ["blognomic.templatetags.blog_tags"],
         },
@@ -158,6 +162,12 @@ else:
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
+# Whole pages are cached under a key every write moves on (blognomic/page_cache.py, blognomic/freshness.py).
+# The content version lives in Redis when it is configured and otherwise in the database, which every worker
+# sees; "memory" is for a single process only.
+PAGE_CACHE = env_bool("PAGE_CACHE", default=True)
+PAGE_CACHE_SECONDS = int(env_float("PAGE_CACHE_SECONDS", 60))
+CONTENT_VERSION_STORE = env_str("CONTENT_VERSION_STORE", "cache" if REDIS_URL else "database")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_TIMEZONE = "UTC"

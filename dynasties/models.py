@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.deconstruct import deconstructible
 
 from dynasties import names
+from dynasties.theming import DEFAULT_PALETTE, DEFAULT_VOTE_LABELS, HEADER_LINE_MAX, PALETTES, VOTE_LABEL_MAX, Theme
 
 PROFILE_CHOICES = [
     ("2005", "2005 (Ruleset 21)"),
@@ -214,6 +215,28 @@ class Dynasty(models.Model):
     ascended_at = models.DateTimeField(
         null=True, blank=True, help_text="When the Ascension Address was posted; the hiatus ends then."
     )
+    palette = models.CharField(
+        max_length=20,
+        default=DEFAULT_PALETTE,
+        choices=list(PALETTES.items()),
+        help_text="The colour scheme every page shows while this dynasty runs.",
+    )
+    header_line = models.CharField(
+        max_length=HEADER_LINE_MAX, blank=True, help_text="A line under the site's name on every page."
+    )
+    vote_label_for = models.CharField(
+        max_length=VOTE_LABEL_MAX, blank=True, help_text="What the tally calls FOR. Empty: FOR."
+    )
+    vote_label_against = models.CharField(
+        max_length=VOTE_LABEL_MAX, blank=True, help_text="What the tally calls AGAINST. Empty: AGAINST."
+    )
+    vote_label_deferential = models.CharField(
+        max_length=VOTE_LABEL_MAX, blank=True, help_text="What the tally calls DEFERENTIAL. Empty: DEFERENTIAL."
+    )
+    shows_variables = models.BooleanField(
+        default=False,
+        help_text="Kept by the GNDT: whether any game variable is shown, so pages without any ask nothing more.",
+    )
 
     objects = DynastyQuerySet.as_manager()
 
@@ -227,6 +250,18 @@ class Dynasty(models.Model):
     @property
     def awaiting_ascension(self) -> bool:
         return self.declaration_id is not None and self.ascended_at is None
+
+    def look(self) -> Theme:
+        """The dynasty's palette, header line and vote-icon names (``dynasties.theming``)."""
+        return Theme(
+            palette=self.palette if self.palette in PALETTES else DEFAULT_PALETTE,
+            header_line=self.header_line,
+            vote_labels=(
+                ("for", self.vote_label_for or DEFAULT_VOTE_LABELS["for"]),
+                ("against", self.vote_label_against or DEFAULT_VOTE_LABELS["against"]),
+                ("deferential", self.vote_label_deferential or DEFAULT_VOTE_LABELS["deferential"]),
+            ),
+        )
 
     @property
     def players_term(self) -> str:

@@ -22,7 +22,8 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Column)
 class ColumnAdmin(ReadOnlyAdmin):
-    list_display = ["name", "dynasty", "kind", "minimum", "maximum", "default", "order", "hidden", "retired_at"]
+    list_display = ["name", "dynasty", "kind", "minimum", "maximum", "default", "order", "hidden", "owner_visible",
+                    "retired_at"]
     list_filter = ["dynasty", "kind", "hidden"]
 
 

@@ -11,8 +11,8 @@ import re
 from django import forms
 
 from dynasties.inputs import MomentField
-from dynasties.parsing import MAX_INTEGER
-from gndt.models import Action, Column, Row, ScheduledEffect
+from dynasties.parsing import MAX_INTEGER, InputError, parse_whole_number
+from gndt.models import Action, Column, GameVariable, Row, ScheduledEffect
 
 
 def split_entries(text: str) -> list[str]:
@@ -21,6 +21,20 @@ def split_entries(text: str) -> list[str]:
     if len(lines) == 1:
         lines = [part.strip() for part in lines[0].split(",") if part.strip()]
     return lines
+
+
+class NumberedChoiceField(forms.ModelChoiceField):
+    """A choice of row or column by its number, in ASCII digits only: ``"١"`` is 1 to ``int()`` but not here,
+    and a 20-digit number is refused before it reaches the database."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        try:
+            parse_whole_number(str(value))
+        except InputError:
+            raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice") from None
+        return super().to_python(value)
 
 
 class ColumnForm(forms.Form):
@@ -57,6 +71,11 @@ class ColumnForm(forms.Form):
     hidden = forms.BooleanField(
         required=False, label="Hidden (secret state)", help_text=Column._meta.get_field("hidden").help_text
     )
+    owner_visible = forms.BooleanField(
+        required=False,
+        label="Each player sees their own",
+        help_text=Column._meta.get_field("owner_visible").help_text,
+    )
     description = forms.CharField(
         required=False, max_length=300, help_text=Column._meta.get_field("description").help_text
     )
@@ -82,6 +101,11 @@ class RowForm(forms.Form):
 class ActionForm(forms.Form):
     name = forms.CharField(max_length=80, help_text=Action._meta.get_field("name").help_text)
     frequency = forms.ChoiceField(choices=Action.FREQUENCY_CHOICES)
+    phase = forms.ChoiceField(
+        choices=Action._meta.get_field("phase").choices,
+        required=False,
+        help_text=Action._meta.get_field("phase").help_text,
+    )
     weekly_cap = forms.IntegerField(
         required=False, min_value=1, max_value=MAX_INTEGER, help_text=Action._meta.get_field("weekly_cap").help_text
     )
@@ -92,9 +116,9 @@ class ActionForm(forms.Form):
 
 class EffectForm(forms.Form):
     name = forms.CharField(max_length=120, help_text=ScheduledEffect._meta.get_field("name").help_text)
-    column = forms.ModelChoiceField(queryset=Column.objects.none(), help_text="A whole-number column.")
+    column = NumberedChoiceField(queryset=Column.objects.none(), help_text="A whole-number column.")
     target = forms.ChoiceField(choices=ScheduledEffect.TARGET_CHOICES)
-    row = forms.ModelChoiceField(
+    row = NumberedChoiceField(
         queryset=Row.objects.none(),
         required=False,
         help_text=ScheduledEffect._meta.get_field("row").help_text,
@@ -158,3 +182,30 @@ class ListForm(forms.Form):
 
     def clean_name(self) -> str:
         return re.sub(r"\s+", "", self.cleaned_data["name"]).upper()
+
+
+class VariableForm(forms.Form):
+    """A game variable for the sidebar: a GNDT cell (a row and a column) or the phase of the calendar."""
+
+    label = forms.CharField(max_length=60, help_text=GameVariable._meta.get_field("label").help_text)
+    row = NumberedChoiceField(queryset=Row.objects.none(), required=False, help_text="For a GNDT cell.")
+    column = NumberedChoiceField(queryset=Column.objects.none(), required=False, help_text="For a GNDT cell.")
+    phase_rule = forms.ChoiceField(
+        choices=GameVariable._meta.get_field("phase_rule").choices,
+        required=False,
+        label="Or the phase",
+        help_text="day-parity: Daytime on even-numbered days of the month (UTC), Nighttime on odd ones.",
+    )
+    proposal = forms.CharField(
+        max_length=200,
+        required=False,
+        help_text="The id (slug) of the enacted proposal that made it gamestate, if one did.",
+    )
+
+    def __init__(self, *args, dynasty=None, viewer=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if dynasty is not None:
+            self.fields["row"].queryset = Row.objects.in_use().filter(dynasty=dynasty)
+            self.fields["column"].queryset = Column.objects.in_use().filter(dynasty=dynasty).visible_to(
+                viewer, dynasty
+            )

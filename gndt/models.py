@@ -19,6 +19,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+from dynasties.phases import PHASE_CHOICES, PHASE_RULES
 from gndt import actions as action_rules
 from gndt.schedule import WEEKDAYS, ScheduleSpec
 from gndt.values import ColumnSpec
@@ -34,6 +35,18 @@ class ImmutableRecordError(Exception):
 # the scheduled effects on it) is shown only to those who may see its values. The rule lives here, as
 # ``sees_hidden`` and one ``visible_to(viewer, dynasty)`` method on each queryset a page reads, so that every
 # page filters the same way and in the database.
+#
+# A hidden column may also be *owner-visible* (``Column.owner_visible``): each player then sees the value in
+# their own row and nothing else of it, as a Villager knows their own Role. To such a player the column
+# exists (its heading, their own cell, the log entries that changed their own cell); every other row's value
+# in it, and every update about it that changed nothing of theirs, stays as secret as any hidden column's.
+# Only admins and the Emperor change it. ``sees_value`` is the per-cell rule; the querysets below apply the
+# same rule in the database.
+#
+# Declaring one in code (a demo or a seed game)::
+#
+#     gndt_column_add(dynasty=d, by=admin, now=now, name="Role", kind=Column.CHOICE,
+#                     choices=["Villager", "Werewolf"], hidden=True, owner_visible=True)
 
 
 def sees_hidden(viewer, dynasty) -> bool:
@@ -43,10 +56,37 @@ def sees_hidden(viewer, dynasty) -> bool:
     return bool(viewer.is_admin or (dynasty is not None and dynasty.emperor_id == viewer.pk))
 
 
+def viewer_pk(viewer) -> int | None:
+    """The account id of a logged-in viewer, None for a visitor."""
+    if viewer is None or not getattr(viewer, "is_authenticated", False):
+        return None
+    return viewer.pk
+
+
+def sees_value(viewer, dynasty, column, row_user_id: int | None, *, privileged: bool | None = None) -> bool:
+    """Whether ``viewer`` may see ``column``'s value in a row belonging to ``row_user_id`` (None: a row that
+    is not a player's). ``privileged`` may pass ``sees_hidden`` already worked out, to save asking per cell."""
+    if not column.hidden:
+        return True
+    if privileged is None:
+        privileged = sees_hidden(viewer, dynasty)
+    if privileged:
+        return True
+    pk = viewer_pk(viewer)
+    return bool(column.owner_visible and pk is not None and row_user_id == pk)
+
+
 class ColumnQuerySet(models.QuerySet):
     def visible_to(self, viewer, dynasty) -> ColumnQuerySet:
-        """The columns ``viewer`` may know of: hidden ones only for admins and the Emperor."""
-        return self if sees_hidden(viewer, dynasty) else self.filter(hidden=False)
+        """The columns ``viewer`` may know of: hidden ones only for admins and the Emperor, and owner-visible
+        ones also for a player with a row in the column's dynasty."""
+        if sees_hidden(viewer, dynasty):
+            return self
+        pk = viewer_pk(viewer)
+        if pk is None:
+            return self.filter(hidden=False)
+        own_row = Row.objects.filter(dynasty=models.OuterRef("dynasty"), user_id=pk)
+        return self.filter(Q(hidden=False) | Q(owner_visible=True) & models.Exists(own_row))
 
     def in_use(self) -> ColumnQuerySet:
         return self.filter(retired_at__isnull=True)
@@ -112,6 +152,11 @@ class Column(models.Model):
         default=0, help_text="Columns are shown left to right by this number."
     )
     hidden = models.BooleanField(default=False, help_text="Secret state: only the Emperor and admins see it.")
+    owner_visible = models.BooleanField(
+        default=False,
+        help_text="Hidden columns only: each player also sees the value in their own row (a secret role), "
+        "and nobody else's.",
+    )
     description = models.CharField(
         max_length=300, blank=True, help_text="Shown as a tooltip on the heading: which rule defines it."
     )
@@ -138,7 +183,13 @@ class Column(models.Model):
 
     def visible_to(self, viewer, dynasty=None) -> bool:
         """Whether ``viewer`` may know of this column (the same rule as ``Column.objects.visible_to``)."""
-        return not self.hidden or sees_hidden(viewer, dynasty if dynasty is not None else self.dynasty)
+        dynasty = dynasty if dynasty is not None else self.dynasty
+        if not self.hidden or sees_hidden(viewer, dynasty):
+            return True
+        pk = viewer_pk(viewer)
+        return bool(
+            self.owner_visible and pk is not None and Row.objects.filter(dynasty=dynasty, user_id=pk).exists()
+        )
 
     def spec(self) -> ColumnSpec:
         """The pure description of what this column's cells may hold (``gndt.values``)."""
@@ -230,6 +281,13 @@ class Action(models.Model):
         "For a communal action the cap counts every player's performances.",
     )
     description = models.CharField(max_length=300, blank=True, help_text="Which rule defines it.")
+    phase = models.CharField(
+        max_length=20,
+        blank=True,
+        choices=[("", "Any time"), *((name, f"Only during the {name}") for name in PHASE_CHOICES)],
+        help_text="Only during this phase of the game's calendar (Daytime: even-numbered days of the month, "
+        "UTC; Nighttime: odd ones). Empty: at any time.",
+    )
     retired_at = models.DateTimeField(
         null=True, blank=True, help_text="When the action stopped being offered."
     )
@@ -253,13 +311,16 @@ class UpdateQuerySet(models.QuerySet):
         (an admin's change to one, or a scheduled effect's definition or run on one), or when every value it
         changed is in a hidden column. An update that changed visible values too is kept; its hidden changes
         are left out by ``CellChange.objects.visible_to``.
+
+        For an owner-visible column, a player also sees the updates that changed their own value in it (an
+        effect's run, say), with only that change.
         """
         if sees_hidden(viewer, dynasty):
             return self
         changes = CellChange.objects.filter(update=models.OuterRef("pk"))
-        return self.filter(Q(column__isnull=True) | Q(column__hidden=False)).filter(
-            ~models.Exists(changes) | models.Exists(changes.filter(column__hidden=False))
-        )
+        seen = models.Exists(changes.visible_to(viewer, dynasty))
+        public_subject = Q(column__isnull=True) | Q(column__hidden=False)
+        return self.filter(public_subject & (~models.Exists(changes) | seen) | Q(column__owner_visible=True) & seen)
 
     def for_log(self) -> UpdateQuerySet:
         """Updates with what the log shows: who, the action, undo links, and each change's row and column."""
@@ -339,7 +400,13 @@ class Update(models.Model):
 
 class CellChangeQuerySet(models.QuerySet):
     def visible_to(self, viewer, dynasty) -> CellChangeQuerySet:
-        return self if sees_hidden(viewer, dynasty) else self.filter(column__hidden=False)
+        """Changes to visible columns, and to owner-visible ones in the viewer's own row."""
+        if sees_hidden(viewer, dynasty):
+            return self
+        pk = viewer_pk(viewer)
+        if pk is None:
+            return self.filter(column__hidden=False)
+        return self.filter(Q(column__hidden=False) | Q(column__owner_visible=True, row__user_id=pk))
 
 
 class CellChange(models.Model):
@@ -508,3 +575,67 @@ class RandomListVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class GameVariableQuerySet(models.QuerySet):
+    def shown(self) -> GameVariableQuerySet:
+        return self.filter(retired_at__isnull=True)
+
+
+class GameVariable(models.Model):
+    """A value the sidebar and the phone summary show beside Quorum: one GNDT cell ("The Year", a row that is
+    not a player's, in the Year column; "The Pot") or the phase of the calendar ("Daytime").
+
+    Declaring one in code (admins use the GNDT's manage page)::
+
+        gndt_variable_add(dynasty=d, by=admin, now=now, label="The Year", row=calendar_row, column=year)
+        gndt_variable_add(dynasty=d, by=admin, now=now, label="Time of day", phase_rule="day-parity")
+
+    A cell variable is shown to a viewer only when they may see that cell (``sees_value``).
+    """
+
+    dynasty = models.ForeignKey("dynasties.Dynasty", on_delete=models.CASCADE, related_name="gndt_variables")
+    label = models.CharField(max_length=60, help_text="What the sidebar calls it, e.g. 'The Year'.")
+    row = models.ForeignKey(
+        Row, null=True, blank=True, on_delete=models.PROTECT, related_name="+", help_text="A cell's row."
+    )
+    column = models.ForeignKey(
+        Column, null=True, blank=True, on_delete=models.PROTECT, related_name="+", help_text="A cell's column."
+    )
+    phase_rule = models.CharField(
+        max_length=20,
+        blank=True,
+        choices=[("", "None: a GNDT cell"), *((rule, rule) for rule in PHASE_RULES)],
+        help_text="Instead of a cell: show the phase this rule puts the present in.",
+    )
+    order = models.PositiveIntegerField(default=0)
+    proposal = models.ForeignKey(
+        "votes.Post",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The enacted proposal (or Ascension Address) that made it gamestate, if one did.",
+    )
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    retired_at = models.DateTimeField(null=True, blank=True, help_text="When it stopped being shown.")
+
+    objects = GameVariableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["order", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(phase_rule="", row__isnull=False, column__isnull=False)
+                | ~Q(phase_rule="") & Q(row__isnull=True, column__isnull=True),
+                name="gndt_variable_cell_or_phase",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def name(self) -> str:
+        return self.label

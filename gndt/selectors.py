@@ -27,6 +27,7 @@ from gndt.models import (
     ScheduledEffect,
     Update,
     sees_hidden,
+    sees_value,
 )
 
 NAME_SORT = ""
@@ -36,6 +37,8 @@ NAME_SORT = ""
 class TableCell:
     column: Column
     value: str
+    concealed: bool = False  # another player's value in an owner-visible column: never sent, shown blank
+    read_only: bool = False  # a hidden column this viewer sees but may not change (their own secret)
 
 
 @dataclass
@@ -100,7 +103,7 @@ def gndt_table_for(
         )
     }
     idle = frozenset(idle_names if idle_names is not None else _idle_names(state))
-    return _assemble(dynasty, columns, rows, values, idle, sort=sort, descending=descending)
+    return _assemble(dynasty, columns, rows, values, idle, sort=sort, descending=descending, viewer=viewer)
 
 
 def gndt_table_as_of(
@@ -134,7 +137,9 @@ def gndt_table_as_of(
     # Walking from the newest change to the oldest, the last write per cell is the earliest change's ``old``.
     for row_id, column_id, old in later.iterator(chunk_size=5000):
         values[(row_id, column_id)] = old
-    table = _assemble(dynasty, columns, rows, values, frozenset(idle_names), sort=sort, descending=descending)
+    table = _assemble(
+        dynasty, columns, rows, values, frozenset(idle_names), sort=sort, descending=descending, viewer=viewer
+    )
     table.as_of = moment
     return table
 
@@ -145,10 +150,11 @@ def _idle_names(state) -> frozenset[str]:
     return frozenset(user.username for user in state.roster.idle)
 
 
-def _assemble(dynasty, columns, rows, values, idle_names, *, sort: str, descending: bool) -> Table:
+def _assemble(dynasty, columns, rows, values, idle_names, *, sort: str, descending: bool, viewer) -> Table:
     table = Table(dynasty=dynasty, columns=columns, sort=sort, descending=descending)
+    privileged = sees_hidden(viewer, dynasty)
     for row in rows:
-        entry = TableRow(row=row, cells=[TableCell(c, values.get((row.pk, c.pk), "")) for c in columns])
+        entry = TableRow(row=row, cells=[_cell(viewer, dynasty, c, row, values, privileged) for c in columns])
         if row.user is not None and row.user.username in idle_names:
             entry.idle = True
             table.idle_rows.append(entry)
@@ -162,6 +168,13 @@ def _assemble(dynasty, columns, rows, values, idle_names, *, sort: str, descendi
     for group in (table.rows, table.other_rows, table.idle_rows):
         _sort_rows(group, columns, sort_column, descending)
     return table
+
+
+def _cell(viewer, dynasty, column: Column, row: Row, values: dict, privileged: bool) -> TableCell:
+    # Concealed before sorting, so that sorting by an owner-visible column cannot reveal its order.
+    if not sees_value(viewer, dynasty, column, row.user_id, privileged=privileged):
+        return TableCell(column, "", concealed=True, read_only=True)
+    return TableCell(column, values.get((row.pk, column.pk), ""), read_only=column.hidden and not privileged)
 
 
 def _sort_rows(group: list[TableRow], columns: list[Column], column: Column | None, descending: bool) -> None:
@@ -262,12 +275,14 @@ class LogEntry:
 
 def log_entries(updates: Iterable[Update], *, viewer, dynasty: Dynasty) -> list[LogEntry]:
     """Log entries ready to show ``updates`` (already filtered by ``Update.objects.visible_to``) to ``viewer``:
-    changes to hidden columns are left out for those who may not see them."""
+    changes to hidden columns are left out for those who may not see them (an owner-visible column's change
+    is shown only to that row's own player)."""
     entries = []
+    privileged = sees_hidden(viewer, dynasty)
     for update in updates:
         shown, hidden = [], 0
         for change in update.changes.all():
-            if not change.column.visible_to(viewer, dynasty):
+            if not sees_value(viewer, dynasty, change.column, change.row.user_id, privileged=privileged):
                 hidden += 1
                 continue
             shown.append(LogChange(row=change.row, column=change.column, old=change.old, new=change.new))

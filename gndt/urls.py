@@ -3,7 +3,7 @@
 from django.urls import path
 
 from dynasties.inputs import register_path_converters
-from gndt import views
+from gndt import variable_views, views
 
 register_path_converters()
 
@@ -28,5 +28,6 @@ urlpatterns = [
     path("gndt/manage/rows/new/", views.gndt_row_create, name="gndt_row_new"),
     path("gndt/manage/rows/add-players/", views.gndt_rows_add_players, name="gndt_rows_add_players"),
     path("gndt/manage/lists/", views.gndt_list_save, name="gndt_list_save"),
+    path("gndt/manage/variables/new/", variable_views.gndt_variable_new, name="gndt_variable_new"),
     path("gndt/manage/<str:kind>/<num:pk>/remove/", views.gndt_remove, name="gndt_remove"),
 ]

@@ -14,11 +14,12 @@ from datetime import datetime
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, retarget
@@ -27,8 +28,8 @@ from dynasties.inputs import query_moment, query_number
 from dynasties.models import Dynasty
 from dynasties.selectors import roster_at
 from gndt import services
-from gndt.forms import ActionForm, ColumnForm, EffectForm, ListForm, RowForm, split_entries
-from gndt.models import Action, Column, Row, ScheduledEffect
+from gndt.forms import ActionForm, ColumnForm, EffectForm, ListForm, RowForm, VariableForm, split_entries
+from gndt.models import Action, Column, GameVariable, Row, ScheduledEffect, sees_hidden, sees_value
 from gndt.selectors import (
     LogFilters,
     actions_offered,
@@ -45,6 +46,9 @@ from gndt.selectors import (
     random_lists_for,
     recent_updates,
 )
+from gndt.services.common import cell_name
+from gndt.services.updates import OWN_SECRET_READ_ONLY
+from gndt.services.variables import gndt_variable_retire
 from votes.state import GameState, game_state
 
 LOG_PAGE_SIZE = 50
@@ -211,8 +215,13 @@ def gndt_cell_form(request: HttpRequest) -> HttpResponse:
     row_id, column_id = query_number(request, "row"), query_number(request, "column")
     row = get_object_or_404(Row.objects.in_use(), dynasty=dynasty, pk=row_id or 0)
     column = get_object_or_404(Column.objects.in_use(), dynasty=dynasty, pk=column_id or 0)
-    if not column.visible_to(request.user, dynasty):
+    if not sees_value(request.user, dynasty, column, row.user_id):
         raise Http404("No such column.")
+    if column.hidden and not sees_hidden(request.user, dynasty):
+        message = OWN_SECRET_READ_ONLY.format(
+            cell=cell_name(row.name, column.name), column=column.name, emperor=dynasty.emperor_term
+        )
+        return HttpResponse(f'<p class="message error">{escape(message)}</p>', status=403)
     if not request.htmx:
         return redirect(reverse("gndt_edit") + "?" + urlencode({"row": row.pk}))
     if not _may_update(request, dynasty, state) or dynasty_is_archived(dynasty):
@@ -432,16 +441,19 @@ def gndt_manage(request: HttpRequest) -> HttpResponse:
     return _render_manage(request, dynasty)
 
 
-def _render_manage(request, dynasty, *, row_form=None, action_form=None, list_form=None, status: int = 200):
+def _render_manage(
+    request, dynasty, *, row_form=None, action_form=None, list_form=None, variable_form=None, status: int = 200
+):
     state = _state(request)
     with_rows = set(Row.objects.filter(dynasty=dynasty).exclude(user=None).values_list("user_id", flat=True))
+    visible = Column.objects.filter(dynasty=dynasty).visible_to(request.user, dynasty)
     return render(
         request,
         "gndt/manage.html",
         {
             "dynasty": dynasty,
             "archived": dynasty_is_archived(dynasty),
-            "columns": Column.objects.filter(dynasty=dynasty).visible_to(request.user, dynasty),
+            "columns": visible,
             "rows": Row.objects.filter(dynasty=dynasty, user=None),
             "missing_players": [user for user in state.roster.active if user.pk not in with_rows],
             "actions": Action.objects.filter(dynasty=dynasty),
@@ -452,6 +464,10 @@ def _render_manage(request, dynasty, *, row_form=None, action_form=None, list_fo
             "row_form": row_form or RowForm(),
             "action_form": action_form or ActionForm(),
             "list_form": list_form or ListForm(),
+            "variables": GameVariable.objects.filter(dynasty=dynasty)
+            .filter(Q(column__isnull=True) | Q(column__in=visible))
+            .select_related("row", "column", "proposal"),
+            "variable_form": variable_form or VariableForm(dynasty=dynasty, viewer=request.user),
         },
         status=status,
     )
@@ -501,6 +517,7 @@ def gndt_action_form(request: HttpRequest, pk: int | None = None) -> HttpRespons
             "frequency": action.frequency,
             "weekly_cap": action.weekly_cap,
             "description": action.description,
+            "phase": action.phase,
         }
         if action is not None
         else None
@@ -573,12 +590,13 @@ def gndt_rows_add_players(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def gndt_remove(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
-    """Remove a column, a row or an action from the table; its history stays in the log."""
+    """Remove a column, a row, an action or a game variable from the table; its history stays in the log."""
     dynasty = _manageable(request)
     model, service = {
         "columns": (Column, lambda obj, **kw: services.gndt_column_retire(column=obj, **kw)),
         "rows": (Row, lambda obj, **kw: services.gndt_row_retire(row=obj, **kw)),
         "actions": (Action, lambda obj, **kw: services.gndt_action_retire(action=obj, **kw)),
+        "variables": (GameVariable, lambda obj, **kw: gndt_variable_retire(variable=obj, **kw)),
     }.get(kind, (None, None))
     if model is None:
         raise Http404("Nothing of that kind can be removed.")

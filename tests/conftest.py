@@ -32,6 +32,17 @@ def eager_celery(settings):
     yield
 
 
+@pytest.fixture(autouse=True)
+def fresh_page_cache(settings):
+    """Pages are cached in tests as on the site, with the content version in this process's memory (each test
+    runs inside one transaction, which never commits); a new version per test, so no test sees another's."""
+    from blognomic.freshness import bump_version
+
+    settings.CONTENT_VERSION_STORE = "memory"
+    bump_version()
+    yield
+
+
 @pytest.fixture
 def postgres_only():
     """Row locking is tested on PostgreSQL (the suite's second run); SQLite serialises every write anyway."""

@@ -192,6 +192,7 @@ def build_game(now) -> Game:
                              "hour": 0, "minute": 0, "enabled": "on"},
         "gndt_row_new": {"name": "The Harbour"},
         "gndt_list_save": {"name": "FRUIT", "entries": "Apple, Pear", "scope": "dynasty"},
+        "gndt_variable_new": {"label": "Time of day", "phase_rule": "day-parity", "proposal": enacted.slug},
         "join": {"name": "Newcomer", "password": "a-good-passphrase", "password_again": "a-good-passphrase"},
         "application_decide": {"decision": "approve"},
         "rename": {"new_name": "Renamed Keeper", "proposal": enacted.slug},

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.core.cache import caches
 from django.db import connection
 from django.db.models import Count, Max
 from django.test.utils import CaptureQueriesContext
@@ -27,11 +28,11 @@ pytestmark = pytest.mark.django_db
 
 END = datetime(2026, 1, 1, tzinfo=UTC)
 
-# Queries per page and reader, the same at every scale.
+# Queries per page and reader with the response cache emptied (a cache miss), the same at every scale.
 EXPECTED = {
     "front page": 12, "front page (player)": 18, "busy post": 14, "busy post (player)": 20, "monthly archive": 10,
     "category": 11, "player page": 14, "Ruleset": 9, "Ruleset history": 10, "Ruleset diff": 10, "GNDT": 17,
-    "GNDT log": 17, "admin panel": 18, "search": 11, "statistics": 8, "API: posts": 8, "messages": 14, "feed": 2,
+    "GNDT log": 17, "admin panel": 19, "search": 11, "statistics": 15, "API: posts": 8, "messages": 14, "feed": 2,
 }
 
 
@@ -73,7 +74,10 @@ def _readers() -> dict[str, User]:
 
 
 def _count(client, path: str) -> int:
-    client.get(path)  # a first request fills what the site keeps between requests
+    """The queries of a page the response cache does not hold (the cost that could grow with the archive)."""
+    client.get(path)  # a first request loads what every process keeps for good
+    for alias in caches:
+        caches[alias].clear()
     with CaptureQueriesContext(connection) as queries:
         response = client.get(path)
     assert response.status_code == 200, path

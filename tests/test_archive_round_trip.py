@@ -32,7 +32,7 @@ from blognomic.roster.services import (
 from blognomic.succession.services import ascension_address_post
 from dynasties.jobs import seasonal_hiatus_announce
 from dynasties.models import Application, Dynasty, Notification, User
-from gndt.models import Column, Update
+from gndt.models import Column, Row, Update
 from gndt.services import (
     gndt_action_save,
     gndt_column_add,
@@ -43,6 +43,7 @@ from gndt.services import (
     gndt_rows_add_missing_players,
     gndt_undo,
 )
+from gndt.services.variables import gndt_variable_add
 from ruleset.models import Page, ProtectionChange
 from ruleset.services import page_create, page_set_protection, revision_add
 from tests.factories import PASSWORD, make_proposal, make_spectator, make_table, vote
@@ -118,6 +119,15 @@ def build_rich_game(t0):
     gndt_rows_add_missing_players(dynasty=dynasty, by=admin, now=at)
     gndt_row_add(dynasty=dynasty, by=admin, now=at, name="The Pot")
     gndt_action_save(dynasty=dynasty, by=admin, now=at, name="Trim", frequency="daily")
+    # Each player's own secret, an action only at night, and the variables the sidebar shows.
+    gndt_column_add(dynasty=dynasty, by=admin, now=at, name="Calling", kind=Column.TEXT, hidden=True,
+                    owner_visible=True, default="Baker")
+    gndt_action_save(dynasty=dynasty, by=admin, now=at, name="Howl", frequency="daily", phase="Nighttime")
+    gndt_variable_add(dynasty=dynasty, by=admin, now=t0 + timedelta(hours=16), label="The Pot's oil",
+                      row=Row.objects.get(dynasty=dynasty, name="The Pot"), column=Column.objects.get(name="Oil"),
+                      proposal=first)
+    gndt_variable_add(dynasty=dynasty, by=admin, now=t0 + timedelta(hours=16), label="Time of day",
+                      phase_rule="day-parity")
     gndt_list_set(dynasty=None, name="FISH", entries=["Cod", "Ling"], by=admin, now=at, note="For the nets")
     first_edit = gndt_edit(_game(dynasty, players), players[2], {("P03", "Oil"): "12"}, now=t0, comment="oil")
     # A write that was rolled back leaves a gap in the update numbers, as a database sequence does.
@@ -136,7 +146,9 @@ def build_rich_game(t0):
     gndt_effects_apply_due(now=t0 + timedelta(days=1, hours=7))
     ascension_address_post(author=players[5], title="", body="Welcome aboard.", theme="Lighthouses",
                            player_term="Keeper", emperor_term="Harbourmaster", keep_rules=[],
-                           keep_columns=["Oil", "Secret"], now=t0 + timedelta(days=2, hours=14))
+                           keep_columns=["Oil", "Secret", "Calling"], palette="parchment",
+                           header_line="Mind the rocks", vote_labels={"for": "Aye"},
+                           now=t0 + timedelta(days=2, hours=14))
     return t0 + timedelta(days=3)
 
 

@@ -19,13 +19,16 @@ from dynasties.profiles import (
     DOV_MAJORITY_OF_PLAYERS,
     Profile,
 )
+from votes import kinds as matter_kinds
 from votes.clauses import Clause, Facts, Rules, rules_for, thresholds, with_emperor_decision
 
 # The engine's public face: what callers need besides `judge` is defined with the tally.
 from votes.tallying import (  # noqa: F401
     DOV,
     INSTANT,
+    MATTER,
     NAIVE_TIME_MESSAGE,
+    PROPOSAL,
     UNKNOWN_KIND_MESSAGE,
     Ballot,
     Electorate,
@@ -48,21 +51,23 @@ class _Assessment:
     reasons: list[str]
 
 
-def judge(matter: Matter, *, electorate: Electorate, profile: Profile, now: datetime) -> Judgement:
+def judge(matter: Matter, *, electorate: Electorate, profile: Profile, now: datetime,
+          kind: matter_kinds.KindSpec | None = None) -> Judgement:
     """Whether an admin may enact or fail `matter` at `now`, why, and from when if no vote changes.
 
     This judges the matter's own votes and age; whether it is the oldest pending proposal is for
-    `oldest_pending`.
+    `oldest_pending`. A matter of a dynasty's own `kind` is judged by its definition, with `electorate`
+    already narrowed by `votes.kinds.electorate_for`.
     """
     counted = tally(matter, electorate=electorate, profile=profile, now=now)
-    rules = rules_for(matter.kind, profile)
+    rules = _rules(matter.kind, profile, kind)
 
     def assess_at(moment: datetime) -> _Assessment:
         age = max(moment - matter.posted_at, timedelta(0))
         return _assess(rules, Facts(counted, age, profile, electorate.hiatus))
 
     current = assess_at(now)
-    moments = _candidate_moments(matter, profile, electorate.hiatus, now)
+    moments = _candidate_moments(matter, profile, electorate.hiatus, now, kind)
     enact_from = next((moment for moment in moments if assess_at(moment).can_enact), None)
     fail_from = next((moment for moment in moments if assess_at(moment).can_fail), None)
     judgement = Judgement(
@@ -76,6 +81,14 @@ def judge(matter: Matter, *, electorate: Electorate, profile: Profile, now: date
     if matter.kind == DOV and profile.dov_mode == DOV_MAJORITY_OF_PLAYERS:
         return with_emperor_decision(judgement, matter, electorate, profile, now)
     return judgement
+
+
+def _rules(matter_kind: str, profile: Profile, kind: matter_kinds.KindSpec | None) -> Rules:
+    if kind is not None and kind.resolution == matter_kinds.RESOLVE_VERDICT:
+        return matter_kinds.verdict_rules(kind.verdict_hours)
+    # A kind resolved by the core rules follows those of Proposals, with its own electorate and Quorum; so does
+    # a matter whose definition is not at hand (imported without it).
+    return rules_for(PROPOSAL if kind is not None or matter_kind == MATTER else matter_kind, profile)
 
 
 def _assess(rules: Rules, facts: Facts) -> _Assessment:
@@ -102,10 +115,15 @@ def _why_not(action: str, clauses: tuple[Clause, ...], facts: Facts) -> str:
     return f"Cannot be {action} yet: " + "; ".join(shortfalls)
 
 
-def _candidate_moments(matter: Matter, profile: Profile, hiatus: bool, now: datetime) -> list[datetime]:
+def _candidate_moments(matter: Matter, profile: Profile, hiatus: bool, now: datetime,
+                       kind: matter_kinds.KindSpec | None = None) -> list[datetime]:
     """`now` and every later moment at which a time threshold of the rules is crossed."""
     moments = {now}
-    for hours, strictly_after in thresholds(matter.kind, profile, hiatus):
+    if kind is not None and kind.resolution == matter_kinds.RESOLVE_VERDICT:
+        crossings = matter_kinds.verdict_thresholds(kind.verdict_hours)
+    else:
+        crossings = thresholds(PROPOSAL if kind is not None or matter.kind == MATTER else matter.kind, profile, hiatus)
+    for hours, strictly_after in crossings:
         moment = matter.posted_at + timedelta(hours=hours) + (INSTANT if strictly_after else timedelta(0))
         if moment > now:
             moments.add(moment)

@@ -45,8 +45,15 @@ class PostForm(forms.Form):
     anonymous = forms.BooleanField(required=False, label="Post anonymously",
                                    help_text="A Call for Judgement may hide its author.")
 
-    def __init__(self, *args, profile=None, **kwargs):
+    def __init__(self, *args, profile=None, matter_kinds=(), **kwargs):
         super().__init__(*args, **kwargs)
+        # The category of votable matters only when the dynasty's rules define kinds of their own.
+        if matter_kinds:
+            self.fields["kind"].choices = [
+                (value, f"{label} ({', '.join(matter_kinds)})" if value == Kind.MATTER else label)
+                for value, label in self.fields["kind"].choices]
+        else:
+            self.fields["kind"].choices = [c for c in self.fields["kind"].choices if c[0] != Kind.MATTER]
         # Only the fields the game's rules profile gives a meaning to.
         if profile is not None and not profile.trivial_proposals:
             del self.fields["trivial"]

@@ -27,6 +27,7 @@ class Kind(models.TextChoices):
     STORY = "story", "Story Post"
     ASCENSION = "ascension", "Ascension Address"
     POST = "post", "Post"
+    MATTER = "matter", "Votable matter"  # of a kind the dynasty defined (a Petition); see MatterKind
 
 
 # Each category's own plural, for headings ("Calls for Judgement", not "Call for Judgements").
@@ -37,9 +38,10 @@ KIND_PLURALS = {
     Kind.STORY: "Story Posts",
     Kind.ASCENSION: "Ascension Addresses",
     Kind.POST: "Posts",
+    Kind.MATTER: "Votable matters",
 }
-VOTABLE_KINDS = (Kind.PROPOSAL, Kind.CFJ, Kind.DOV)
-OFFICIAL_KINDS = (Kind.PROPOSAL, Kind.CFJ, Kind.DOV, Kind.ASCENSION)
+VOTABLE_KINDS = (Kind.PROPOSAL, Kind.CFJ, Kind.DOV, Kind.MATTER)
+OFFICIAL_KINDS = (Kind.PROPOSAL, Kind.CFJ, Kind.DOV, Kind.ASCENSION, Kind.MATTER)
 KIND_SLUGS = {
     "proposals": Kind.PROPOSAL,
     "calls-for-judgement": Kind.CFJ,
@@ -47,6 +49,7 @@ KIND_SLUGS = {
     "story-posts": Kind.STORY,
     "ascension-addresses": Kind.ASCENSION,
     "posts": Kind.POST,
+    "votable-matters": Kind.MATTER,
 }
 
 
@@ -75,11 +78,18 @@ class PostQuerySet(models.QuerySet):
     def votable(self) -> PostQuerySet:
         return self.filter(kind__in=VOTABLE_KINDS)
 
+    def counting_towards_limits(self) -> PostQuerySet:
+        """Proposals, and the dynasty's own kinds of matter, that count towards proposal limits."""
+        return self.filter(
+            models.Q(kind=Kind.PROPOSAL, matter_kind__isnull=True)
+            | models.Q(kind__in=(Kind.PROPOSAL, Kind.MATTER), matter_kind__counts_towards_limits=True)
+        )
+
     def pending(self) -> PostQuerySet:
         return self.votable().filter(status=Status.PENDING)
 
     def for_listing(self) -> PostQuerySet:
-        return self.select_related("author", "dynasty")
+        return self.select_related("author", "dynasty", "matter_kind")
 
     def with_comments(self) -> PostQuerySet:
         return self.prefetch_related(
@@ -119,13 +129,24 @@ class Post(models.Model):
         null=True, blank=True, editable=False,
         help_text="When it had been pending more than seven days (2016): skipped for 'oldest', failable.",
     )
+    matter_kind = models.ForeignKey(
+        "votes.MatterKind", null=True, blank=True, on_delete=models.PROTECT, related_name="posts",
+        help_text="The dynasty's own kind of matter this is (a Petition, a Town Meeting), set from its title.",
+    )
 
     objects = PostQuerySet.as_manager()
 
     class Meta:
         ordering = ["-posted_at", "-pk"]
         db_table = "blognomic_post"
-        indexes = [models.Index(fields=["kind", "status", "posted_at"]), models.Index(fields=["author", "posted_at"])]
+        # Listings read newest first with the primary key breaking ties: a category's page walks
+        # (kind, posted_at, pk) backwards and stops after one page instead of sorting every post of the kind.
+        indexes = [
+            models.Index(fields=["kind", "status", "posted_at"]),
+            models.Index(fields=["author", "posted_at"]),
+            models.Index(fields=["kind", "-posted_at", "-id"], name="post_kind_newest_first"),
+            models.Index(fields=["-posted_at", "-id"], name="post_newest_first"),
+        ]
 
     def __str__(self) -> str:
         return self.title
@@ -267,3 +288,123 @@ class Amendment(models.Model):
     def save(self, *args, **kwargs) -> None:
         self.digest = amendment_digest(self.operations)
         super().save(*args, **kwargs)
+
+
+class MatterKindQuerySet(models.QuerySet):
+    def in_force(self, dynasty) -> MatterKindQuerySet:
+        return self.filter(dynasty=dynasty, retired_at__isnull=True)
+
+
+class MatterKind(models.Model):
+    """A kind of votable matter a dynasty's rules define (see ``votes.kinds``), recorded citing the enacted
+    Proposal that defined it. Never edited: a change retires it and defines a new one."""
+
+    dynasty = models.ForeignKey("dynasties.Dynasty", on_delete=models.CASCADE, related_name="matter_kinds")
+    name = models.CharField(max_length=60, help_text="As the dynastic rule names it: “Petition”, “Town Meeting”.")
+    base = models.CharField(max_length=8, choices=[("proposal", "A kind of Proposal (queues like one)"),
+                                                   ("matter", "A category of its own")], default="matter")
+    subject_rule = models.CharField(max_length=8, choices=[("prefix", "The title starts with"),
+                                                           ("phrase", "The title includes")], default="prefix")
+    subject_text = models.CharField(max_length=60, help_text="“Petition:” or “Town Meeting”.")
+    posters = models.CharField(max_length=12, default="any", choices=[
+        ("any", "Any active player"), ("not_emperor", "Any active player but the Emperor"),
+        ("emperor", "The Emperor alone"), ("filter", "Players whose GNDT values pass the conditions")])
+    posters_filter = models.JSONField(default=list, blank=True,
+                                      help_text='Conditions: [{"column": "Alive", "op": "=", "value": "Yes"}].')
+    electorate = models.CharField(max_length=12, default="any", choices=[
+        ("any", "Every active player"), ("emperor", "The Emperor alone"),
+        ("filter", "Players whose GNDT values pass the conditions")])
+    electorate_filter = models.JSONField(
+        default=list, blank=True,
+        help_text='Conditions, all of which must hold: [{"column": "Occupation", "op": "≠", "value": "Prisoner"}].')
+    quorum = models.CharField(max_length=8, default="profile", choices=[
+        ("profile", "The profile's: half the active players, rounded down, plus one"),
+        ("eligible", "Half the eligible voters, rounded down, plus one")])
+    resolution = models.CharField(max_length=8, default="core", choices=[
+        ("core", "By the core rules of Proposals"),
+        ("verdict", "A verdict after some hours: approved, rejected or ignored")])
+    verdict_hours = models.PositiveIntegerField(null=True, blank=True, help_text="For a verdict: after how many hours.")
+    veto = models.CharField(max_length=8, default="profile", choices=[
+        ("profile", "As the profile says for its base"), ("none", "Nobody"),
+        ("emperor", "The Emperor, even without a vote on it"), ("filter", "Players whose GNDT values pass")])
+    veto_filter = models.JSONField(default=list, blank=True)
+    counts_towards_limits = models.BooleanField(default=True, help_text="Counts towards proposal limits.")
+    proposal = models.ForeignKey(Post, on_delete=models.PROTECT, related_name="+",
+                                 help_text="The enacted Proposal that defined it.")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    retired_at = models.DateTimeField(null=True, blank=True)
+    retired_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="+")
+    retired_because = models.ForeignKey(Post, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                                        help_text="The enacted Proposal that removed it.")
+
+    objects = MatterKindQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def spec(self):
+        """The pure definition (``votes.kinds.KindSpec``)."""
+        from votes import kinds
+
+        return kinds.KindSpec(
+            id=self.pk, name=self.name, base=self.base, subject_rule=self.subject_rule,
+            subject_text=self.subject_text, posters=self.posters,
+            posters_filter=kinds.conditions_from(self.posters_filter), electorate=self.electorate,
+            electorate_filter=kinds.conditions_from(self.electorate_filter), quorum=self.quorum,
+            resolution=self.resolution, verdict_hours=self.verdict_hours, veto=self.veto,
+            veto_filter=kinds.conditions_from(self.veto_filter), counts_towards_limits=self.counts_towards_limits,
+        )
+
+
+class MatterEffect(models.Model):
+    """A change to the GNDT that resolving a matter makes under a dynasty's rules (see ``votes.effects``),
+    recorded citing the enacted Proposal that defined it. Never edited: a change retires it."""
+
+    dynasty = models.ForeignKey("dynasties.Dynasty", on_delete=models.CASCADE, related_name="matter_effects")
+    label = models.CharField(max_length=120, help_text="Shown to the admin and in the GNDT log: “proposer's reward”.")
+    core_kind = models.CharField(max_length=8, blank=True, choices=[("proposal", "Proposals"),
+                                                                    ("cfj", "Calls for Judgement"),
+                                                                    ("dov", "Declarations of Victory")])
+    matter_kind = models.ForeignKey(MatterKind, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="effects", help_text="Or one of the dynasty's own kinds.")
+    when = models.CharField(max_length=8, default="enacted", choices=[
+        ("enacted", "On enactment"), ("failed", "On failure"), ("either", "On either")])
+    target = models.CharField(max_length=12, default="author", choices=[
+        ("author", "Its author"), ("admin", "The admin who resolves it"),
+        ("non_voters", "Every active player who did not vote on it")])
+    column = models.CharField(max_length=60, help_text="The GNDT column (whole numbers) it changes.")
+    amount = models.IntegerField(help_text="Added to the value; negative to take away.")
+    trivial_amount = models.IntegerField(null=True, blank=True, help_text="Instead, when the matter is Trivial.")
+    optional = models.BooleanField(default=False, help_text="The admin chooses it when resolving (a checkbox).")
+    after_hours = models.PositiveIntegerField(null=True, blank=True,
+                                              help_text="Only when it was pending more than this many hours.")
+    not_if_vetoed_or_self_killed = models.BooleanField(default=False)
+    proposal = models.ForeignKey(Post, on_delete=models.PROTECT, related_name="+",
+                                 help_text="The enacted Proposal that defined it.")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    retired_at = models.DateTimeField(null=True, blank=True)
+
+    objects = MatterKindQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return self.label
+
+    def spec(self):
+        """The pure definition (``votes.effects.EffectSpec``)."""
+        from votes import effects
+
+        return effects.EffectSpec(
+            id=self.pk, label=self.label, column=self.column, amount=self.amount, target=self.target,
+            when=self.when, trivial_amount=self.trivial_amount, optional=self.optional,
+            after_hours=self.after_hours, not_if_vetoed_or_self_killed=self.not_if_vetoed_or_self_killed,
+            core_kind=self.core_kind, kind_id=self.matter_kind_id,
+        )

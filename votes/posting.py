@@ -9,8 +9,9 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from dynasties.models import User
-from votes import limits
+from votes import kinds, limits
 from votes.fairplay_notices import after_commit, fair_play_check_post
+from votes.matter_kinds import game_values, kind_of_title
 from votes.models import (
     AMENDABLE_KINDS,
     MAX_BODY_BYTES,
@@ -42,6 +43,12 @@ ANONYMOUS_ONLY_CFJ = "Only a Call for Judgement may be posted anonymously, and o
 ASCENSION_THROUGH_FORM = "An Ascension Address is posted by the new Emperor through the Ascension form."
 NOT_AMENDABLE = "Only a Proposal or a Call for Judgement may carry an amendment."
 AMENDMENT_OF_RESOLVED = "“{title}” has been resolved; its amendment can no longer change."
+NO_MATTER_KIND = (
+    "“{title}” is not of any kind of votable matter this dynasty's rules define; give it a title that marks "
+    "one ({known})."
+)
+NO_MATTER_KINDS = "This dynasty's rules define no kinds of votable matter of their own."
+MAY_NOT_POST_KIND = "Under its rule, you may not post a {kind}."
 
 
 def unique_slug(title: str) -> str:
@@ -65,8 +72,33 @@ def _checked_text(*, kind: str, title: str, body: str, flavour: str) -> str:
     return title
 
 
+def matter_kind_for(*, author: User, kind: str, title: str, state: GameState):
+    """The dynasty's kind a post in ``kind`` with this title is, checking who may post one; None if none.
+
+    A Proposal whose title marks a kind (“Town Meeting”) is of it; a post in the category of votable matters
+    must be of one (“Petition: …”).
+    """
+    if kind not in (Kind.PROPOSAL, Kind.MATTER):
+        return None
+    matter_kind = kind_of_title(state.dynasty, base=kind, title=title)
+    if matter_kind is None and kind == Kind.MATTER:
+        known = [k for k in state.dynasty.matter_kinds.filter(retired_at__isnull=True, base=kinds.BASE_MATTER)
+                 ] if state.dynasty else []
+        if not known:
+            raise PostError(NO_MATTER_KINDS)
+        raise PostError(NO_MATTER_KIND.format(title=title, known="; ".join(
+            f"{k.name}: {kinds.describe_subject(k.spec())}" for k in known)))
+    if matter_kind is not None:
+        spec = matter_kind.spec()
+        values = game_values(matter_kind.dynasty_id).values if kinds.needs_values(spec) else {}
+        emperor = state.emperor.username if state.emperor else None
+        if not kinds.may_post(spec, author=author.username, emperor=emperor, values=values):
+            raise PostError(MAY_NOT_POST_KIND.format(kind=spec.name))
+    return matter_kind
+
+
 def check_posting_rules(*, author: User, kind: str, trivial: bool, anonymous: bool, state: GameState,
-                        now: datetime, moving: Post | None = None) -> None:
+                        now: datetime, moving: Post | None = None, matter_kind=None) -> None:
     """Every rule a post in ``kind`` must pass to be made now: who may post, hiatus, proposal limits, who may
     declare victory, the Ascension Address's own form, anonymity.
 
@@ -80,7 +112,8 @@ def check_posting_rules(*, author: User, kind: str, trivial: bool, anonymous: bo
         verdict = limits.hiatus_post_allowed(kind=kind, profile=profile, hiatus_reason=state.hiatus.reasons)
         if not verdict.allowed:
             raise PostError(verdict.message)
-    if kind == Kind.PROPOSAL:
+    if (kind == Kind.PROPOSAL and matter_kind is None) or (matter_kind is not None
+                                                           and matter_kind.counts_towards_limits):
         _check_proposal_limit(author=author, profile=profile, now=now, trivial=trivial, moving=moving)
     if kind == Kind.DOV:
         _check_declaration(author=author, state=state, profile=profile, now=now)
@@ -98,7 +131,11 @@ def post_create(*, author: User, kind: str, title: str, body: str = "", flavour:
         # Lock the author's row so two simultaneous proposals cannot both slip under the limit.
         User.objects.select_for_update().filter(pk=author.pk).first()
         state = game_state(now)
-        check_posting_rules(author=author, kind=kind, trivial=trivial, anonymous=anonymous, state=state, now=now)
+        matter_kind = None
+        if author.username in state.roster.active_names:
+            matter_kind = matter_kind_for(author=author, kind=kind, title=title, state=state)
+        check_posting_rules(author=author, kind=kind, trivial=trivial, anonymous=anonymous, state=state, now=now,
+                            matter_kind=matter_kind)
         post = Post.objects.create(
             slug=slug or unique_slug(title),
             kind=kind,
@@ -111,6 +148,7 @@ def post_create(*, author: User, kind: str, title: str, body: str = "", flavour:
             trivial=trivial and kind == Kind.PROPOSAL,
             anonymous=anonymous,
             status=Status.PENDING if kind in VOTABLE_KINDS else Status.NONE,
+            matter_kind=matter_kind,
         )
         after_commit(fair_play_check_post, post=post, now=now)
         return post
@@ -127,9 +165,10 @@ def _check_declaration(*, author: User, state, profile, now: datetime) -> None:
 
 
 def _check_proposal_limit(*, author: User, profile, now: datetime, trivial: bool, moving: Post | None) -> None:
-    recent = Post.objects.filter(author=author, kind=Kind.PROPOSAL).filter(
+    counted = Post.objects.counting_towards_limits()
+    recent = counted.filter(author=author).filter(
         posted_at__gte=now - timedelta(days=2)
-    ) | Post.objects.filter(author=author, kind=Kind.PROPOSAL, status=Status.PENDING)
+    ) | counted.filter(author=author, status=Status.PENDING)
     if moving is not None:
         recent = recent.exclude(pk=moving.pk)
     own = [
@@ -168,6 +207,10 @@ def post_edit(*, post: Post, editor: User, title: str, body: str, flavour: str, 
             raise EditForbidden(verdict.message)
         if (title, body, flavour, kind) == (post.title, post.body, post.flavour, post.kind):
             return post
+        matter_kind = post.matter_kind
+        if (title, kind) != (post.title, post.kind):
+            # A new title may make it another of the dynasty's kinds, or none: it is checked as if posted.
+            matter_kind = matter_kind_for(author=post.author, kind=kind, title=title, state=state)
         if kind != post.kind:
             verdict = limits.category_change_allowed(
                 profile=profile, post_author=post.author.username, editor=editor.username, from_kind=post.kind,
@@ -178,10 +221,11 @@ def post_edit(*, post: Post, editor: User, title: str, body: str, flavour: str, 
             # As in post_create: a move into Proposals and a new Proposal by the same author take turns.
             User.objects.select_for_update().filter(pk=post.author_id).first()
             check_posting_rules(author=post.author, kind=kind, trivial=post.trivial, anonymous=post.anonymous,
-                                state=state, now=now, moving=post)
+                                state=state, now=now, moving=post, matter_kind=matter_kind)
             post.trivial = post.trivial and kind == Kind.PROPOSAL
             post.status = Status.PENDING if kind in VOTABLE_KINDS else Status.NONE
         post.title, post.body, post.flavour, post.kind = title, body, flavour, kind
+        post.matter_kind = matter_kind
         post.edited_at = now
         post.save()
         after_commit(fair_play_check_post, post=post, now=now, new=False)

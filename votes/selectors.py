@@ -12,7 +12,8 @@ from django.db.models import Exists, OuterRef, Q, Subquery
 from dynasties.clock import format_iso_time
 from dynasties.models import Dynasty, Game, User
 from dynasties.terms import replace_keywords
-from votes import engine, limits, tallying
+from votes import effects, engine, horizon, kinds, limits, tallying
+from votes.matter_kinds import ValuesCache, effects_in_force, electorate_for_post, resolution_facts
 from votes.models import Comment, Icon, Kind, Post, Resolution, Status
 from votes.state import GameState
 
@@ -60,6 +61,23 @@ def electorate_of(state: GameState) -> engine.Electorate:
     return engine.Electorate(active=state.roster.active_names, emperor=emperor, hiatus=state.hiatus is not None)
 
 
+def values_cache(state: GameState) -> ValuesCache:
+    """The GNDT values read for this state's page or service, kept with the state so they are read once."""
+    cache = getattr(state, "_values_cache", None)
+    if cache is None:
+        cache = state._values_cache = ValuesCache()
+    return cache
+
+
+def judge_matter(post: Post, comments: Iterable[Comment], *, state: GameState, now: datetime
+                 ) -> tuple[engine.Judgement, engine.Electorate, kinds.KindSpec | None]:
+    """Judge a pending matter as it stands: its judgement, who may vote on it and its dynasty's kind, if any."""
+    electorate, spec = electorate_for_post(post, electorate_of(state), cache=values_cache(state))
+    judgement = _judge(matter_from(post, comments), electorate=electorate, profile=state.game.rules_profile(),
+                             now=now, kind=spec)
+    return judgement, electorate, spec
+
+
 def electorate_at(moment: datetime) -> engine.Electorate:
     """Who could vote at a past moment: players active then, the Emperor of the dynasty then, hiatus then."""
     active = frozenset(User.objects.active_at(moment).values_list("username", flat=True))
@@ -89,18 +107,20 @@ def _votes_by_post(pending: Sequence[Post]) -> dict[int, list[Comment]]:
     return by_post
 
 
+def _judge(matter: engine.Matter, **arguments) -> engine.Judgement:
+    """``engine.judge``, noting when its verdict would change with time alone (see ``votes.horizon``)."""
+    judgement = engine.judge(matter, **arguments)
+    horizon.note((judgement.enact_from, judgement.fail_from), now=arguments["now"])
+    return judgement
+
+
 def judge_posts(posts: Sequence[Post], *, state: GameState, now: datetime) -> dict[int, engine.Judgement]:
     """Judgements of the pending matters among ``posts``, with one query for all their votes."""
     pending = [post for post in posts if post.is_votable and post.is_pending]
     if not pending:
         return {}
     by_post = _votes_by_post(pending)
-    profile = state.game.rules_profile()
-    electorate = electorate_of(state)
-    return {
-        post.pk: engine.judge(matter_from(post, by_post[post.pk]), electorate=electorate, profile=profile, now=now)
-        for post in pending
-    }
+    return {post.pk: judge_matter(post, by_post[post.pk], state=state, now=now)[0] for post in pending}
 
 
 RESOLUTION_ACTIONS = ("enact", "fail")
@@ -166,6 +186,9 @@ class MatterView:
     not_voted: list[str] = field(default_factory=list)  # active players with no counted vote, while pending
     edit: limits.LimitVerdict | None = None  # for the post's author: may it be edited now, and why not
     options: dict[str, limits.LimitVerdict] = field(default_factory=dict)  # enact / fail, for a pending matter
+    kind: kinds.KindSpec | None = None  # the dynasty's own kind of matter this is, if any
+    electorate: engine.Electorate | None = None  # who may vote on it
+    effects_offered: dict[str, list] = field(default_factory=dict)  # enact / fail: optional effects to choose
 
     @property
     def reasons(self) -> list[str]:
@@ -178,6 +201,17 @@ class MatterView:
     @property
     def tally(self) -> engine.Tally | None:
         return self.judgement.tally if self.judgement else None
+
+    @property
+    def eligible_voters(self) -> list[str]:
+        return sorted(self.electorate.active, key=str.lower) if self.electorate else []
+
+    @property
+    def vetoers(self) -> list[str] | None:
+        """Who may veto a matter of the dynasty's own kind; None where the core rules say."""
+        if self.electorate is None or self.electorate.vetoers is None:
+            return None
+        return sorted(self.electorate.vetoers, key=str.lower)
 
     @property
     def can_enact_now(self) -> bool:
@@ -219,17 +253,26 @@ def _vote_columns(judgement: engine.Judgement, ballots: Sequence[engine.Ballot])
     return columns
 
 
-def allowed_icons_for(post: Post, *, viewer, state: GameState) -> list[tuple[str, str]]:
+def allowed_icons_for(post: Post, *, viewer, state: GameState,
+                      electorate: engine.Electorate | None = None) -> list[tuple[str, str]]:
+    """The icons that can be a vote of ``viewer`` on ``post``; ``electorate`` is who may vote on it (by
+    default every active player)."""
     if not post.is_votable or not viewer.is_authenticated or viewer.username not in state.roster.active_names:
         return []
+    electorate = electorate or electorate_of(state)
     emperor = state.emperor
     is_emperor = emperor is not None and emperor.pk == viewer.pk
     profile = state.game.rules_profile()
-    icons = [(Icon.FOR.value, "FOR"), (Icon.AGAINST.value, "AGAINST")]
+    icons = []
+    if viewer.username in electorate.active:
+        icons = [(Icon.FOR.value, "FOR"), (Icon.AGAINST.value, "AGAINST")]
     # Only icons that can be a vote on this kind under this profile; others would be kept but never count.
-    if not is_emperor and post.kind in profile.deferential_kinds:
+    if icons and not is_emperor and post.kind in profile.deferential_kinds:
         icons.append((Icon.DEFERENTIAL.value, "DEFERENTIAL"))
-    if is_emperor and post.kind in profile.veto_kinds:
+    if electorate.vetoers is not None:
+        if viewer.username in electorate.vetoers:
+            icons.append((Icon.VETO.value, "VETO"))
+    elif icons and is_emperor and post.kind in profile.veto_kinds:
         icons.append((Icon.VETO.value, "VETO"))
     return icons
 
@@ -248,8 +291,7 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
         return view
     matter = matter_from(post, comments)
     if post.is_pending:
-        electorate = electorate_of(state)
-        view.judgement = engine.judge(matter, electorate=electorate, profile=profile, now=now)
+        view.judgement, electorate, view.kind = judge_matter(post, comments, state=state, now=now)
         view.not_voted = engine.not_voted(view.judgement.tally, active=electorate.active)
         oldest = oldest_pending_id(state.pending, profile=profile, now=now)
         view.is_oldest_pending = oldest == post.pk
@@ -261,8 +303,8 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
     else:
         # A resolved matter keeps the electorate of its resolution time, shown for the record.
         moment = post.resolutions.filter(~Q(outcome="reopened")).values_list("at", flat=True).last() or now
-        electorate = electorate_at(moment)
-        view.judgement = engine.judge(matter, electorate=electorate, profile=profile, now=moment)
+        electorate, view.kind = electorate_for_post(post, electorate_at(moment), at=moment)
+        view.judgement = _judge(matter, electorate=electorate, profile=profile, now=moment, kind=view.kind)
     tally = view.judgement.tally
     effective = set(tally.effective_ballot.values())
     renames = {old: new for old, new in view.terms.items() if new and new != old}
@@ -284,7 +326,9 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
             decided.add(row.comment.icon)
             row.still_decides, row.superseded = decides, False
     view.columns = _vote_columns(view.judgement, matter.ballots)
-    view.allowed_icons = allowed_icons_for(post, viewer=viewer, state=state) if post.is_pending else []
+    view.allowed_icons = (allowed_icons_for(post, viewer=viewer, state=state, electorate=electorate)
+                          if post.is_pending else [])
+    view.electorate = electorate
     view.emperor_may_decide = bool(
         post.is_pending and view.judgement.emperor_may_decide and viewer.is_authenticated
         and state.emperor is not None and state.emperor.pk == viewer.pk
@@ -324,7 +368,8 @@ def tally_report(post: Post, *, now: datetime) -> dict:
     profile = game.rules_profile()
     comments = list(post.comments.filter(at__lte=now).select_related("author").order_by("at", "pk"))
     matter = matter_from(post, comments)
-    judgement = engine.judge(matter, electorate=electorate_at(now), profile=profile, now=now)
+    electorate, spec = electorate_for_post(post, electorate_at(now), at=now)
+    judgement = _judge(matter, electorate=electorate, profile=profile, now=now, kind=spec)
     tally = judgement.tally
     if post.kind == Kind.PROPOSAL:
         queue = [(p.pk, p.posted_at) for p in pending_at(now, kinds=(Kind.PROPOSAL,))]
@@ -332,7 +377,7 @@ def tally_report(post: Post, *, now: datetime) -> dict:
     else:
         # Only proposals queue; a CfJ or DoV may be resolved whenever its own votes allow.
         is_oldest = True
-    return {
+    report = {
         "post": post.slug, "kind": post.kind, "at": format_iso_time(now), "profile": game.profile,
         "active_players": tally.active_count, "quorum": tally.quorum,
         "open_hours": round(tally.open_hours, 2), "votes": dict(sorted(tally.votes.items())),
@@ -340,6 +385,11 @@ def tally_report(post: Post, *, now: datetime) -> dict:
         "self_killed": tally.self_killed, "vetoed": tally.vetoed, "can_enact": judgement.can_enact,
         "can_fail": judgement.can_fail, "is_oldest_pending": is_oldest, "reasons": list(judgement.reasons),
     }
+    if spec is not None:
+        # Only a matter of the dynasty's own kind carries these, so the core kinds' objects stay as they were.
+        report["matter_kind"] = spec.name
+        report["eligible_voters"] = sorted(electorate.active)
+    return report
 
 
 def last_failed_dov_with_against(author: User) -> datetime | None:
@@ -358,16 +408,20 @@ def awaiting_vote(*, state: GameState, viewer, now: datetime) -> list[Post]:
     """The pending matters on which ``viewer``, an active player, has no counted vote yet, oldest first."""
     if not getattr(viewer, "is_authenticated", False) or viewer.username not in state.roster.active_names:
         return []
-    judgements = judge_posts(state.pending, state=state, now=now)
-    return [post for post in state.pending
-            if post.pk in judgements and viewer.username not in judgements[post.pk].tally.votes]
+    by_post = _votes_by_post(state.pending)
+    awaiting = []
+    for post in state.pending:
+        judgement, electorate, _ = judge_matter(post, by_post[post.pk], state=state, now=now)
+        if viewer.username in electorate.active and viewer.username not in judgement.tally.votes:
+            awaiting.append(post)
+    return awaiting
 
 
 def proposal_allowance_of(author: User, *, profile, now: datetime) -> limits.Allowance:
     """How many more proposals ``author`` may post today and have pending, by the profile's limits."""
     from datetime import timedelta
 
-    recent = Post.objects.filter(author=author, kind=Kind.PROPOSAL).filter(
+    recent = Post.objects.counting_towards_limits().filter(author=author).filter(
         Q(posted_at__gte=now - timedelta(days=2)) | Q(status=Status.PENDING))
     own = [limits.OwnProposal(posted_at=p.posted_at, pending=p.status == Status.PENDING, trivial=p.trivial)
            for p in recent.only("posted_at", "status", "trivial")]
@@ -433,18 +487,16 @@ def toteboards(posts: Sequence[Post], *, state: GameState, now: datetime, viewer
         return {}
     by_post = _votes_by_post(pending)
     profile = state.game.rules_profile()
-    electorate = electorate_of(state)
     oldest = oldest_pending_id(state.pending, profile=profile, now=now)
     name = viewer.username if viewer.is_authenticated else None
     boards = {}
     for post in pending:
-        matter = matter_from(post, by_post[post.pk])
-        judgement = engine.judge(matter, electorate=electorate, profile=profile, now=now)
+        judgement, electorate, _ = judge_matter(post, by_post[post.pk], state=state, now=now)
         tally = judgement.tally
-        cast = {ballot.comment_id: ballot.icon for ballot in matter.ballots}
+        cast = {ballot.comment_id: ballot.icon for ballot in ballots_from(by_post[post.pk])}
         icons = [cast.get(tally.effective_ballot.get(voter)) for voter in tally.votes]
         board = Toteboard(judgement=judgement, deferential_count=icons.count(Icon.DEFERENTIAL),
-                          hours=int(tally.open_hours), may_vote=name in state.roster.active_names)
+                          hours=int(tally.open_hours), may_vote=name in electorate.active)
         if name in tally.votes:
             board.my_vote = tally.votes[name]
             board.my_vote_deferred = cast.get(tally.effective_ballot.get(name)) == Icon.DEFERENTIAL \
@@ -457,6 +509,23 @@ def toteboards(posts: Sequence[Post], *, state: GameState, now: datetime, viewer
         board.can_fail_now = judgement.can_fail and (queue_allows or stale) and not hiatus_forbids
         boards[post.pk] = board
     return boards
+
+
+def offer_optional_effects(views: Sequence[MatterView], *, state: GameState, admin) -> None:
+    """Fill each pending matter's ``effects_offered``: the optional effects the admin may choose when enacting
+    and when failing it now (2005: "they may claim 5 Thalers"), with one query for the dynasty's effects."""
+    in_force = effects_in_force(state.dynasty) if views else []
+    if not any(spec.optional for spec in in_force):
+        return
+    everyone = electorate_of(state)
+    for view in views:
+        if view.judgement is None or not view.post.is_pending:
+            continue
+        for action, legal in (("enact", view.can_enact_now), ("fail", view.can_fail_now)):
+            if legal:
+                facts = resolution_facts(view.post, view.judgement.tally, electorate=everyone,
+                                         enacted=action == "enact", admin=admin)
+                view.effects_offered[action] = effects.offered(in_force, facts)
 
 
 RECENT_COMMENTS = 5

@@ -13,6 +13,7 @@ is refused.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from django.db import transaction
@@ -20,11 +21,12 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from dynasties.models import User
-from votes import engine, limits
+from votes import effects, engine, kinds, limits
 from votes.fairplay_notices import after_commit, fair_play_check_comment
+from votes.matter_kinds import effects_in_force, electorate_for_post, resolution_facts
 from votes.models import AMENDABLE_KINDS, MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Resolution, Status
-from votes.selectors import electorate_of, matter_from, oldest_pending_id, resolution_options
-from votes.signals import EnactmentRefused, declaration_enacted, matter_enacted
+from votes.selectors import electorate_of, judge_matter, oldest_pending_id, resolution_options, values_cache
+from votes.signals import EnactmentRefused, declaration_enacted, matter_enacted, resolution_effects_due
 from votes.state import game_state
 
 
@@ -44,6 +46,9 @@ EMPTY_COMMENT = "Write a comment or choose a voting icon."
 COMMENT_TOO_LONG = "A comment may be at most 100 KB."
 UNKNOWN_ICON = "“{icon}” is not a voting icon; use FOR, AGAINST, DEFERENTIAL or VETO."
 ICON_ON_UNVOTABLE = "Only Proposals, Calls for Judgement and Declarations of Victory take votes."
+NOT_IN_ELECTORATE = "Only those its rule names may vote on a {kind}; you may still comment without a voting icon."
+VETO_NOT_YOURS = "You may not VETO a {kind}."
+UNKNOWN_EFFECT = "“{effect}” is not an optional effect of resolving “{title}” this way now."
 ONLY_PLAYERS_VOTE = "Only active {players} may vote; you may still comment without a voting icon."
 VETO_ONLY_EMPEROR = "Only the {emperor} may VETO."
 VETO_ONLY_PROPOSALS = "VETO may only be used on Proposals."
@@ -145,7 +150,9 @@ def _check_icon(*, post: Post, author: User, icon: str, trivial: bool, now: date
     if author.username not in state.roster.active_names:
         raise VoteError(ONLY_PLAYERS_VOTE.format(players=state.players_term))
     is_emperor = state.emperor is not None and state.emperor.pk == author.pk
-    if icon == Icon.VETO:
+    if post.matter_kind_id is not None:
+        _check_kind_icon(post=post, author=author, icon=icon, state=state, now=now)
+    elif icon == Icon.VETO:
         if not is_emperor:
             raise VoteError(VETO_ONLY_EMPEROR.format(emperor=state.emperor_term))
         if post.kind != Kind.PROPOSAL:
@@ -161,17 +168,35 @@ def _check_icon(*, post: Post, author: User, icon: str, trivial: bool, now: date
             raise VoteError(verdict.message)
 
 
+def _check_kind_icon(*, post: Post, author: User, icon: str, state, now: datetime) -> None:
+    """A matter of the dynasty's own kind: only its electorate votes, only its vetoers veto."""
+    electorate, spec = electorate_for_post(post, electorate_of(state), cache=values_cache(state))
+    if icon == Icon.VETO:
+        if electorate.vetoers is not None and author.username not in electorate.vetoers:
+            raise VoteError(VETO_NOT_YOURS.format(kind=spec.name))
+        if electorate.vetoers is None and not (state.emperor and state.emperor.pk == author.pk
+                                               and post.kind in state.game.rules_profile().veto_kinds):
+            raise VoteError(VETO_NOT_YOURS.format(kind=spec.name))
+        return
+    if author.username not in electorate.active:
+        raise VoteError(NOT_IN_ELECTORATE.format(kind=spec.name))
+    if icon == Icon.DEFERENTIAL and post.kind not in state.game.rules_profile().deferential_kinds:
+        raise VoteError(NOT_IN_ELECTORATE.format(kind=spec.name))
+
+
 def _final_tally_text(tally: engine.Tally) -> str:
     return f"{tally.for_count}-{tally.against_count} (Quorum {tally.quorum})"
 
 
 def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime | None = None,
-                   apply_amendment: bool = True) -> Resolution:
+                   apply_amendment: bool = True, effects_chosen: Iterable[object] = ()) -> Resolution:
     """Enact or fail a pending matter, if the rules allow it now. ``admin`` None means the system did it.
 
     ``now`` None means the clock, read once the matter is locked. Enacting a Proposal or Call for Judgement
     applies its amendment in the same transaction (through ``matter_enacted``); ``apply_amendment=False``
-    enacts it without, when the admin chose so because it no longer applies cleanly. If the amendment cannot
+    enacts it without, when the admin chose so because it no longer applies cleanly. The dynasty's effects
+    of resolving (``votes.effects``) change the GNDT in the same transaction: every automatic one that
+    applies, and the optional ones whose ids are in ``effects_chosen``. If the amendment or an effect cannot
     be applied, nothing is written and ``VoteError`` says why.
     """
     if action not in ("enact", "fail"):
@@ -187,8 +212,7 @@ def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime
         profile = state.game.rules_profile()
         comments = list(post.comments.select_related("author").order_by("at", "pk"))
         _check_nothing_later(post, comments, now, moment="resolution")
-        judgement = engine.judge(matter_from(post, comments), electorate=electorate_of(state), profile=profile,
-                                 now=now)
+        judgement, electorate, spec = judge_matter(post, comments, state=state, now=now)
         tally = judgement.tally
         oldest = oldest_pending_id(state.pending, profile=profile, now=now)
         verdict = resolution_options(post, judgement, state=state, now=now, oldest_id=oldest)[action]
@@ -207,18 +231,43 @@ def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime
         elif action == "fail" and tally.self_killed:
             outcome = Outcome.SELF_KILLED
         who = admin.username if admin else "the system"
-        if outcome in (Outcome.VETOED, Outcome.SELF_KILLED):
+        deltas = _effects_due(post, tally, state=state, action=action, admin=admin, chosen=effects_chosen)
+        if spec is not None and spec.resolution == kinds.RESOLVE_VERDICT and outcome != Outcome.VETOED:
+            word = kinds.verdict_word(tally, enacted=outcome == Outcome.ENACTED)
+            summary = f"{Outcome(outcome).label} ({word}) {_final_tally_text(tally)} by {who}"
+        elif outcome in (Outcome.VETOED, Outcome.SELF_KILLED):
             summary = f"Failed by {who}: {'vetoed' if outcome == Outcome.VETOED else 'self-killed'}"
         else:
             summary = f"{Outcome(outcome).label} {_final_tally_text(tally)} by {who}"
         if outcome == Outcome.ENACTED and not apply_amendment:
             summary += " (its amendment was not applied)"
+        if deltas:
+            summary += ". Effects: " + "; ".join(effects.describe(delta) for delta in deltas)
         try:
-            return _record_resolution(post=post, outcome=outcome, by=admin, tally=tally,
-                                      note=f"{summary}. Adminned at {utc_stamp(now)}", now=now,
-                                      apply_amendment=apply_amendment)
+            resolution = _record_resolution(post=post, outcome=outcome, by=admin, tally=tally,
+                                            note=f"{summary}. Adminned at {utc_stamp(now)}", now=now,
+                                            apply_amendment=apply_amendment)
+            if deltas:
+                resolution_effects_due.send(sender=Post, post=post, deltas=deltas, by=admin, now=now,
+                                            outcome=outcome)
+            return resolution
         except EnactmentRefused as refused:
             raise VoteError(str(refused)) from refused
+
+
+def _effects_due(post: Post, tally: engine.Tally, *, state, action: str, admin: User | None,
+                 chosen: Iterable[object]) -> list[effects.CellDelta]:
+    """The GNDT changes resolving ``post`` this way makes; an optional effect not offered now is refused."""
+    in_force = effects_in_force(state.dynasty)
+    if not in_force:
+        return []
+    facts = resolution_facts(post, tally, electorate=electorate_of(state), enacted=action == "enact", admin=admin)
+    offered = {spec.id for spec in effects.offered(in_force, facts)}
+    chosen = {str(effect) for effect in chosen}
+    for effect in chosen:
+        if effect not in {str(pk) for pk in offered}:
+            raise VoteError(UNKNOWN_EFFECT.format(effect=effect, title=post.title))
+    return effects.changes_due(in_force, facts, chosen=[pk for pk in offered if str(pk) in chosen])
 
 
 def _record_resolution(*, post: Post, outcome: str, by: User | None, tally: engine.Tally, note: str,
@@ -257,8 +306,7 @@ def dov_emperor_decide(*, post: Post, emperor: User, legal: bool, now: datetime 
             raise VoteError(NOT_THE_EMPERORS_CALL.format(emperor=state.emperor_term))
         comments = list(post.comments.select_related("author").order_by("at", "pk"))
         _check_nothing_later(post, comments, now, moment="decision")
-        judgement = engine.judge(matter_from(post, comments), electorate=electorate_of(state),
-                                 profile=state.game.rules_profile(), now=now)
+        judgement = judge_matter(post, comments, state=state, now=now)[0]
         if not judgement.emperor_may_decide:
             raise VoteError(NOT_THE_EMPERORS_CALL.format(emperor=state.emperor_term))
         verdict = "legal" if legal else "illegal"

@@ -15,3 +15,15 @@ matter_enacted = Signal()
 
 class EnactmentRefused(Exception):
     """A receiver of ``matter_enacted`` could not carry out the enactment; nothing of it is kept."""
+
+
+# Asked for a dynasty's GNDT values when a kind of matter filters players by them (`votes.kinds`), with
+# ``dynasty_id`` and ``at`` (None: now). A receiver returns a `votes.kinds.GameValues`: every column in use
+# with its kind and whether it is hidden, and each player's values in the columns that are not hidden.
+gndt_values_requested = Signal()
+
+# Sent inside a resolution's transaction, after the matter's status and resolution are recorded, with
+# ``post``, ``deltas`` (a list of `votes.effects.CellDelta`), ``by`` (the admin, or None), ``now`` and
+# ``outcome`` (enacted, failed, vetoed, self-killed), when the dynasty's effects change the GNDT. A receiver
+# that raises ``EnactmentRefused`` rolls the whole resolution back and its message is shown to the admin.
+resolution_effects_due = Signal()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from dynasties.hiatus import Hiatus, hiatus_at
 from dynasties.models import Dynasty, Game, User
 from dynasties.selectors import Roster, roster_at
+from votes import horizon
 from votes.engine import quorum
 from votes.models import Kind, Post
 
@@ -36,6 +37,7 @@ class GameState:
 
     @property
     def pending_ages(self) -> list[PendingAge]:
+        horizon.note((post.posted_at + timedelta(hours=OLD_PENDING_HOURS) for post in self.pending), now=self.now)
         return [PendingAge(post, post.open_hours(self.now)) for post in self.pending]
 
     @property
@@ -62,7 +64,7 @@ class GameState:
 def game_state(now: datetime) -> GameState:
     game = Game.load()
     dynasty = Dynasty.objects.current()
-    pending = list(Post.objects.pending().select_related("author").order_by("posted_at", "pk"))
+    pending = list(Post.objects.pending().select_related("author", "matter_kind").order_by("posted_at", "pk"))
     pending_dov = any(post.kind == Kind.DOV for post in pending)
     hiatus = hiatus_at(
         profile=game.rules_profile(),

@@ -23,13 +23,16 @@ from dynasties.profiles import (
 
 VOTABLE_KINDS = ("proposal", "cfj", "dov")
 PROPOSAL, CFJ, DOV = VOTABLE_KINDS
+# A matter of a kind the dynasty defined in a category of its own (`votes.kinds`): no veto, deferral or
+# implicit FOR unless its definition says so.
+MATTER = "matter"
 ICONS = ("for", "against", "deferential", "veto")
 FOR, AGAINST, DEFERENTIAL, VETO = ICONS
 
 # "More than 48 hours" starts one representable instant after the 48th hour.
 INSTANT = timedelta(microseconds=1)
 
-UNKNOWN_KIND_MESSAGE = "Unknown votable kind {kind!r}; expected one of proposal, cfj, dov."
+UNKNOWN_KIND_MESSAGE = "Unknown votable kind {kind!r}; expected one of proposal, cfj, dov, matter."
 NAIVE_TIME_MESSAGE = "`now` must be a timezone-aware datetime."
 
 _TRIVIAL_IN_TITLE = re.compile(r"\btrivial\b", re.IGNORECASE)
@@ -66,6 +69,11 @@ class Electorate:
     active: frozenset[str]
     emperor: str | None  # None in a Metadynasty
     hiatus: bool = False
+    # A dynasty's own kind of matter may count Quorum from all active players while fewer may vote, and
+    # name who may veto it (`votes.kinds.electorate_for`); None keeps the core rules.
+    quorum_of: int | None = None
+    vetoers: frozenset[str] | None = None
+    kind_name: str | None = None  # the dynasty's kind whose electorate this is, for the reasons given
 
 
 @dataclass(frozen=True)
@@ -149,10 +157,14 @@ def tally(matter: Matter, *, electorate: Electorate, profile: Profile, now: date
     _check_arguments(matter, now)
     voting = [ballot for ballot in matter.ballots if ballot.at <= now and ballot.icon is not None]
     emperor = electorate.emperor
+    vetoers = electorate.vetoers
     not_counted: set[object] = set()
     permitted: dict[str, list[Ballot]] = {}
     for ballot in voting:
-        if ballot.author in electorate.active and _icon_permitted(ballot, matter.kind, profile, emperor):
+        # A kind's vetoer may veto without a vote of their own ("If the Mayor is Dead, he is still able to Veto").
+        may_act = ballot.author in electorate.active or (
+            vetoers is not None and ballot.icon == VETO and ballot.author in vetoers)
+        if may_act and _icon_permitted(ballot, matter.kind, profile, emperor, vetoers):
             permitted.setdefault(ballot.author, []).append(ballot)
         else:
             not_counted.add(ballot.comment_id)
@@ -161,7 +173,13 @@ def tally(matter: Matter, *, electorate: Electorate, profile: Profile, now: date
     emperor_vote = _emperor_vote(matter, permitted, electorate, profile)
     votes, chosen, superseded = _resolve_votes(permitted, emperor_vote, profile, not_counted)
     _add_implicit_author_vote(matter, electorate, profile, votes, chosen, not_counted)
-    vetoed = _vetoed(matter, voting, emperor, emperor_vote, profile)
+    if vetoers is None:
+        vetoed = _vetoed(matter, voting, emperor, emperor_vote, profile)
+    elif profile.veto_sticky:
+        vetoed = any(ballot.author in vetoers and ballot.icon == VETO for ballot in voting)
+    else:
+        vetoed = any(permitted.get(name, [None])[-1] is not None and permitted[name][-1].icon == VETO
+                     for name in vetoers)
 
     for_count = sum(1 for vote in votes.values() if vote == FOR)
     against_count = sum(1 for vote in votes.values() if vote == AGAINST)
@@ -171,7 +189,7 @@ def tally(matter: Matter, *, electorate: Electorate, profile: Profile, now: date
         for_count=for_count,
         against_count=against_count,
         valid_count=for_count + against_count,
-        quorum=quorum(active_count),
+        quorum=quorum(active_count if electorate.quorum_of is None else electorate.quorum_of),
         active_count=active_count,
         open_hours=max(0.0, (now - matter.posted_at).total_seconds() / 3600),
         self_killed=self_killed,
@@ -186,14 +204,17 @@ def tally(matter: Matter, *, electorate: Electorate, profile: Profile, now: date
 
 
 def _check_arguments(matter: Matter, now: datetime) -> None:
-    if matter.kind not in VOTABLE_KINDS:
+    if matter.kind not in VOTABLE_KINDS and matter.kind != MATTER:
         raise ValueError(UNKNOWN_KIND_MESSAGE.format(kind=matter.kind))
     if now.tzinfo is None or now.utcoffset() is None:
         raise ValueError(NAIVE_TIME_MESSAGE)
 
 
-def _icon_permitted(ballot: Ballot, kind: str, profile: Profile, emperor: str | None) -> bool:
+def _icon_permitted(ballot: Ballot, kind: str, profile: Profile, emperor: str | None,
+                    vetoers: frozenset[str] | None = None) -> bool:
     """Whether this icon may be a vote at all, whoever else has voted."""
+    if ballot.icon == VETO and vetoers is not None:
+        return ballot.author in vetoers
     if ballot.icon == VETO:
         return ballot.author == emperor and kind in profile.veto_kinds
     if ballot.icon == DEFERENTIAL:
@@ -329,6 +350,8 @@ def not_voted(tally: Tally, *, active: frozenset[str]) -> list[str]:
 
 KIND_PLURAL_WORDS = {PROPOSAL: "Proposals", CFJ: "Calls for Judgement", DOV: "Declarations of Victory"}
 NOT_ACTIVE = "{author} has no vote here: not an active Player"
+NOT_ELIGIBLE = "{author} has no vote here: not among those who may vote on a {kind}"
+NOT_A_VETOER = "{author} may not VETO a {kind}"
 ONLY_EMPEROR_VETOES = "Only the Emperor may VETO"
 ICON_KINDS_ONLY = "{icon} is a valid vote on {kinds} only"
 EMPEROR_CANNOT_DEFER = "The Emperor cannot vote DEFERENTIAL"
@@ -342,7 +365,12 @@ def why_not_counted(ballot: Ballot, *, matter: Matter, electorate: Electorate, p
                     tally: Tally) -> str:
     """Why a comment's voting icon is not a vote, and which vote of its author counts instead."""
     author, icon = ballot.author, ballot.icon
-    if author not in electorate.active:
+    vetoers = electorate.vetoers
+    if icon == VETO and vetoers is not None:
+        reason = NOT_A_VETOER.format(author=author, kind=electorate.kind_name or "this matter")
+    elif author not in electorate.active and electorate.kind_name:
+        reason = NOT_ELIGIBLE.format(author=author, kind=electorate.kind_name)
+    elif author not in electorate.active:
         reason = NOT_ACTIVE.format(author=author)
     elif icon == VETO and author != electorate.emperor:
         reason = ONLY_EMPEROR_VETOES
@@ -371,7 +399,8 @@ def still_decides(ballot: Ballot, *, matter: Matter, electorate: Electorate, pro
     """For a sticky veto or self-kill that a later vote replaced: what it still decides ("vetoed")."""
     if not first_of_its_kind or matter.kind != PROPOSAL:
         return ""
-    if ballot.icon == VETO and tally.vetoed and profile.veto_sticky and ballot.author == electorate.emperor:
+    vetoers = electorate.vetoers if electorate.vetoers is not None else {electorate.emperor}
+    if ballot.icon == VETO and tally.vetoed and profile.veto_sticky and ballot.author in vetoers:
         return "vetoed"
     if (ballot.icon == AGAINST and tally.self_killed and profile.self_kill_sticky
             and ballot.author == matter.author):

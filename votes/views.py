@@ -14,9 +14,10 @@ from dynasties.models import Game
 from votes.forms import CommentForm, PostForm, ReopenForm
 from votes.limits import EDIT_ONLY_AUTHOR, LimitVerdict
 from votes.markup import render_markdown
+from votes.matter_kinds import kinds_in_force
 from votes.models import MAX_BODY_BYTES, Post
 from votes.posting import EditForbidden, PostError, post_edit
-from votes.selectors import edit_verdict_for, enacted_awaiting_ruleset, matter_view
+from votes.selectors import edit_verdict_for, enacted_awaiting_ruleset, matter_view, offer_optional_effects
 from votes.services import VoteError, comment_add, dov_emperor_decide, matter_reopen, matter_resolve
 from votes.state import game_state
 
@@ -92,6 +93,7 @@ def admin_panel(request: HttpRequest) -> HttpResponse:
     posts = {p.pk: p for p in Post.objects.for_listing().with_comments().select_related("amendment")
              .filter(pk__in=[p.pk for p in state.pending])}
     views = [matter_view(posts[p.pk], state=state, now=now, viewer=request.user) for p in state.pending]
+    offer_optional_effects(views, state=state, admin=request.user)
     recent = (
         Post.objects.votable()
         .exclude(status="pending")
@@ -109,9 +111,12 @@ def resolve(request: HttpRequest, slug: str) -> HttpResponse:
     _require_admin(request)
     post = get_object_or_404(Post, slug=slug)
     apply_amendment = request.POST.get("apply_amendment") != "no"
+    action = request.POST.get("action", "")
+    # The optional effects ticked for this action (2005: the enacting admin's claim); the service checks them.
+    chosen = request.POST.getlist(f"effect_{action}") if action in ("enact", "fail") else []
     try:
-        matter_resolve(post=post, admin=request.user, action=request.POST.get("action", ""),
-                       apply_amendment=apply_amendment)
+        matter_resolve(post=post, admin=request.user, action=action, apply_amendment=apply_amendment,
+                       effects_chosen=chosen)
     except VoteError as error:
         messages.error(request, str(error))
     else:
@@ -139,7 +144,7 @@ def reopen(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def edit_post(request: HttpRequest, slug: str) -> HttpResponse:
     """The edit form, offered only to whom the edit rules let edit the post now; a refusal says why."""
-    post = get_object_or_404(Post.objects.select_related("author").with_comments(), slug=slug)
+    post = get_object_or_404(Post.objects.select_related("author", "matter_kind").with_comments(), slug=slug)
     now = timezone.now()
     verdict = edit_verdict_for(post, list(post.comments.all()), viewer=request.user,
                                profile=Game.load().rules_profile(), now=now)
@@ -149,7 +154,11 @@ def edit_post(request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "votes/new_post.html", {"editing": post, "refused": verdict.message}, status=403)
     initial = {"kind": post.kind, "title": post.title, "body": post.body, "flavour": post.flavour,
                "trivial": post.trivial}
-    form = PostForm(request.POST or None, initial=initial, profile=Game.load().rules_profile())
+    state = game_state(now)
+    own_kinds = [kind.name for kind in kinds_in_force(state.dynasty) if kind.base == "matter"]
+    if post.matter_kind is not None and post.kind == "matter" and post.matter_kind.name not in own_kinds:
+        own_kinds.append(post.matter_kind.name)  # a kind since retired still names its own posts
+    form = PostForm(request.POST or None, initial=initial, profile=state.game.rules_profile(), matter_kinds=own_kinds)
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

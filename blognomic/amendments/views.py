@@ -21,6 +21,7 @@ from blognomic.amendments.services import (
 from blognomic.models import AmendmentApplication
 from ruleset.models import RULESET_SLUG, Revision
 from votes.forms import PostForm
+from votes.matter_kinds import kinds_in_force
 from votes.posting import PostError
 from votes.selectors import proposal_allowance_of
 from votes.state import game_state
@@ -54,7 +55,10 @@ def new_post(request: HttpRequest) -> HttpResponse:
     if base_number is None:
         base_number = ruleset_base_number()
     base_text = _ruleset_text(base_number)
-    post_form = PostForm(request.POST or None, initial={"kind": request.GET.get("kind", "proposal")}, profile=profile)
+    # The category of the dynasty's own votable matters (Petitions) is offered only when its rules define one.
+    own_kinds = [kind.name for kind in kinds_in_force(state.dynasty) if kind.base == "matter"]
+    post_form = PostForm(request.POST or None, initial={"kind": request.GET.get("kind", "proposal")}, profile=profile,
+                         matter_kinds=own_kinds)
     amend_form = AmendmentForm(request.POST or None, base_text=base_text,
                                initial={"ruleset_text": base_text, "ruleset_base": base_number})
     preview = None

@@ -15,7 +15,9 @@ from blognomic.archive.amendments import export_amendments
 from blognomic.archive.fields import FORMAT, VERSION, format_time
 from blognomic.archive.gndt import export_gndt
 from blognomic.archive.personal import export_personal
+from blognomic.archive.variables import export_variables
 from dynasties.models import Absence, Application, Dynasty, Game, Notification, Rename, User
+from dynasties.theming import DEFAULT_PALETTE
 from ruleset.models import Page, ProtectionChange, Revision
 from votes.models import Comment, Post, Resolution
 
@@ -37,9 +39,17 @@ def export_archive() -> dict:
         "notifications": _notifications(names),
         "amendments": export_amendments(names),
         "personal": export_personal(names),
-        "gndt": export_gndt(),
+        "gndt": _gndt(),
         "wiki": {"pages": _pages(names)},
     }
+
+
+def _gndt() -> dict:
+    gndt = export_gndt()
+    variables = export_variables()
+    if variables:  # left out when there are none, as older archives had it
+        gndt["variables"] = variables
+    return gndt
 
 
 def _game() -> dict:
@@ -136,8 +146,25 @@ def _dynasties(names: dict[int, str]) -> list[dict]:
             entry["ascension_address"] = d.ascension_address.slug
         if d.ascended_at:
             entry["ascended_at"] = format_time(d.ascended_at)
+        look = _look(d)
+        if look:
+            entry["look"] = look
         dynasties.append(entry)
     return dynasties
+
+
+def _look(d: Dynasty) -> dict:
+    """The dynasty's theme, only where it differs from the default look (older archives stay as they were)."""
+    look = {}
+    if d.palette != DEFAULT_PALETTE:
+        look["palette"] = d.palette
+    if d.header_line:
+        look["header_line"] = d.header_line
+    labels = {icon: label for icon, label in (("for", d.vote_label_for), ("against", d.vote_label_against),
+                                              ("deferential", d.vote_label_deferential)) if label}
+    if labels:
+        look["vote_labels"] = labels
+    return look
 
 
 def _posts(names: dict[int, str]) -> list[dict]:

@@ -9,11 +9,12 @@ Shape (every list optional; times are ISO 8601 with a zone)::
 
     {"columns": [{"dynasty": 142, "name": "Pieces", "kind": "integer", "minimum": null, "maximum": null,
                   "allow_negative": true, "clamp": false, "choices": [], "default": "8", "order": 1,
-                  "hidden": false, "description": "", "created_at": null, "retired_at": null}],
+                  "hidden": false, "owner_visible": false, "description": "", "created_at": null,
+                  "retired_at": null}],
      "rows": [{"dynasty": 142, "name": "Kevan", "player": "Kevan", "order": 1, "created_at": null,
                "retired_at": null, "values": {"Pieces": "88"}}],
      "actions": [{"dynasty": 142, "name": "Buy a Map", "frequency": "daily", "weekly_cap": null,
-                  "description": "", "retired_at": null}],
+                  "description": "", "phase": "", "retired_at": null}],
      "lists": [{"dynasty": null, "name": "FRUIT", "entries": ["Lemon"], "removed": false, "by": "Kevan",
                 "at": "2016-07-01T00:00:00Z", "note": ""}],
      "effects": [{"dynasty": 142, "name": "Treasure grows", "column": "Treasure", "target": "players",
@@ -42,6 +43,7 @@ from django.db import transaction
 from blognomic.archive.fields import ArchiveError, Reader, check_json, check_text, format_time
 from blognomic.archive.keys import keep_primary_keys, optional_pk
 from dynasties.models import Dynasty, User
+from dynasties.phases import PHASE_CHOICES
 from gndt.actions import FREQUENCIES
 from gndt.models import (
     Action,
@@ -134,6 +136,7 @@ def export_gndt() -> dict:
                 "frequency": action.frequency,
                 "weekly_cap": action.weekly_cap,
                 "description": action.description,
+                "phase": action.phase,
                 "retired_at": format_time(action.retired_at),
             }
             for action in actions
@@ -204,6 +207,7 @@ def _column_data(column: Column, numbers: dict[int, int]) -> dict:
         "default": column.default,
         "order": column.order,
         "hidden": column.hidden,
+        "owner_visible": column.owner_visible,
         "description": column.description,
         "created_at": format_time(column.created_at),
         "retired_at": format_time(column.retired_at),
@@ -218,7 +222,8 @@ def names_in_gndt(data: Any) -> set[str]:
     names: set[str] = set()
     if not isinstance(data, dict):
         return names
-    for key, field in (("rows", "player"), ("log", "by"), ("lists", "by"), ("effects", "created_by")):
+    for key, field in (("rows", "player"), ("log", "by"), ("lists", "by"), ("effects", "created_by"),
+                       ("variables", "by")):
         entries = data.get(key)
         for entry in entries if isinstance(entries, list) else []:
             if isinstance(entry, dict) and isinstance(entry.get(field), str) and entry[field].strip():
@@ -331,10 +336,13 @@ def _read_column(r: Reader, dynasties, tables: _Tables) -> tuple[Column, Reader]
         default=r.text("default", required=False, max_length=200),
         order=r.integer("order", required=False) or 0,
         hidden=r.boolean("hidden"),
+        owner_visible=r.boolean("owner_visible"),
         description=r.text("description", required=False, max_length=300),
         created_at=r.time("created_at", required=False),
         retired_at=r.time("retired_at", required=False),
     )
+    if column.owner_visible and not column.hidden:
+        raise ArchiveError(r.at("owner_visible"), "only a hidden column can be shown to each row's own player")
     column.archive_pk = optional_pk(r)
     try:
         spec = column.spec()
@@ -418,6 +426,7 @@ def _read_action(r: Reader, dynasties, tables: _Tables) -> Action:
         frequency=r.choice("frequency", FREQUENCIES),
         weekly_cap=r.integer("weekly_cap", required=False, minimum=1),
         description=r.text("description", required=False, max_length=300),
+        phase=r.choice("phase", ("", *PHASE_CHOICES), required=False) or "",
         retired_at=r.time("retired_at", required=False),
     )
     action.archive_pk = optional_pk(r)

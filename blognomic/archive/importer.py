@@ -65,9 +65,12 @@ def import_archive(data: Any) -> dict[str, int]:
         kept += import_personal(parsed.personal, users=users)
         if parsed.gndt:
             from blognomic.archive.gndt import import_gndt
+            from blognomic.archive.variables import import_variables
 
             every_dynasty = {d.number: d for d in Dynasty.objects.all()}
             kept += import_gndt(parsed.gndt, users=users, dynasties={**every_dynasty, **dynasties}, path="gndt")
+            import_variables(parsed.gndt.get("variables"), users=users, dynasties={**every_dynasty, **dynasties},
+                             path="gndt.variables")
         if kept:
             reset_sequences(kept)
         if parsed.pages:
@@ -232,7 +235,8 @@ def _write_notifications(parsed: Parsed, users: dict[str, User]) -> None:
 
 def _write_dynasties(parsed: Parsed, users: dict[str, User]) -> dict[int, Dynasty]:
     fields = ["emperor", "player_term", "player_term_plural", "emperor_term", "theme", "started_at",
-              "ended_at"]
+              "ended_at", "palette", "header_line", "vote_label_for", "vote_label_against",
+              "vote_label_deferential"]
     existing = Dynasty.objects.in_bulk([d["number"] for d in parsed.dynasties], field_name="number")
     new, changed = [], []
     for d in parsed.dynasties:

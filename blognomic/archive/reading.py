@@ -23,6 +23,7 @@ from dynasties.models import (
     Application,
     PlayerNameValidator,
 )
+from dynasties.theming import DEFAULT_VOTE_LABELS, HEADER_LINE_MAX, ThemeError, theme_from
 from ruleset.models import Page
 from votes.models import VOTABLE_KINDS, Kind, Resolution
 
@@ -255,6 +256,36 @@ def _parse_dynasty(r: Reader, parsed: Parsed, numbers: set[int]) -> dict:
         "declaration": r.text("declaration", required=False, max_length=POST_ID_MAX_LENGTH) or None,
         "ascension_address": r.text("ascension_address", required=False, max_length=POST_ID_MAX_LENGTH) or None,
         "ascended_at": r.time("ascended_at", required=False),
+        **_look(r),
+    }
+
+
+def _look(r: Reader) -> dict:
+    """A dynasty's optional ``look``: ``{"palette", "header_line", "vote_labels": {"for", "against",
+    "deferential"}}``, checked as an Ascension Address checks it."""
+    data = r.data.get("look")
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ArchiveError(r.at("look"), "must be an object")
+    look = Reader(data, r.at("look"))
+    labels = data.get("vote_labels") or {}
+    if not isinstance(labels, dict) or not all(isinstance(v, str) for v in labels.values()):
+        raise ArchiveError(look.at("vote_labels"), "must be an object of strings")
+    unknown = set(labels) - set(DEFAULT_VOTE_LABELS)
+    if unknown:
+        raise ArchiveError(look.at("vote_labels"), f"names no such icon: {', '.join(sorted(unknown))}")
+    try:
+        theme = theme_from(palette=look.text("palette", required=False, max_length=20),
+                           header_line=look.text("header_line", required=False, max_length=HEADER_LINE_MAX),
+                           vote_labels=labels)
+    except ThemeError as error:
+        raise ArchiveError(r.at("look"), str(error)) from None
+    chosen = dict(theme.vote_labels)
+    return {
+        "palette": theme.palette, "header_line": theme.header_line,
+        **{f"vote_label_{icon}": "" if chosen[icon] == default else chosen[icon]
+           for icon, default in DEFAULT_VOTE_LABELS.items()},
     }
 
 

@@ -16,6 +16,7 @@ from blognomic.roster import services
 from blognomic.roster.forms import ApplicationForm, RenameForm
 from dynasties.models import Application, Game, RuleChange, User
 from dynasties.profiles import ADJUSTABLE, get_profile
+from votes.matter_kinds import dynastic_matters
 from votes.models import Post
 from votes.state import game_state
 
@@ -147,6 +148,33 @@ def rename(request: HttpRequest, name: str) -> HttpResponse:
         now=timezone.now()), f"{old} is now called {form.cleaned_data['new_name']}.", "roster")
 
 
+def _retire_dynastic_rule(request: HttpRequest, proposal: Post, now) -> None:
+    """Remove one of the dynasty's kinds of matter or effects of resolving, as an enacted Proposal says."""
+    from votes.matter_kinds import KindError, matter_effect_retire, matter_kind_retire
+    from votes.models import MatterEffect, MatterKind
+
+    model, retire, key = ((MatterKind, matter_kind_retire, "retire_kind") if "retire_kind" in request.POST
+                          else (MatterEffect, matter_effect_retire, "retire_effect"))
+    target = model.objects.filter(pk=parse_id(request.POST.get(key, ""))).first()
+    if target is None:
+        messages.error(request, "There is no such kind of matter or effect; nothing was changed.")
+        return
+    try:
+        if model is MatterKind:
+            retire(kind=target, admin=request.user, proposal=proposal, now=now)
+        else:
+            retire(effect=target, admin=request.user, proposal=proposal, now=now)
+    except KindError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"“{target}” was removed.")
+
+
+def parse_id(raw: str) -> int | None:
+    raw = raw.strip()
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else None
+
+
 def core_rules(request: HttpRequest) -> HttpResponse:
     """The parameters of the core rules in force, which enacted proposals changed, and (for admins) a form."""
     now = timezone.now()
@@ -156,6 +184,8 @@ def core_rules(request: HttpRequest) -> HttpResponse:
         proposal = Post.objects.filter(slug=request.POST.get("proposal", "").strip()).first()
         if proposal is None:
             messages.error(request, "Give the id of the enacted Proposal that changed the rule.")
+        elif "retire_kind" in request.POST or "retire_effect" in request.POST:
+            _retire_dynastic_rule(request, proposal, now)
         else:
             _acted(request, lambda: services.rule_change_record(
                 parameter=request.POST.get("parameter", ""), raw_value=request.POST.get("value", ""),
@@ -170,4 +200,5 @@ def core_rules(request: HttpRequest) -> HttpResponse:
         for name, (_, _, label) in ADJUSTABLE.items()
     ]
     history = RuleChange.objects.select_related("proposal", "by").order_by("-at", "-pk")[:50]
-    return render(request, "dynasties/core_rules.html", {"rows": rows, "history": history, "profile": game})
+    return render(request, "dynasties/core_rules.html", {"rows": rows, "history": history, "profile": game,
+                                                         **dynastic_matters(state.dynasty)})

@@ -15,7 +15,7 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 
 from blognomic.search.text import snippet
-from gndt.models import Update
+from gndt.models import CellChange, Update
 from ruleset.models import Page
 from votes.models import Comment, Post
 
@@ -112,8 +112,17 @@ def search_gndt(terms: list[str], filters: Filters, *, offset: int, limit: int) 
     updates = _dated(Update.objects.select_related("by", "dynasty").exclude(comment=""), "at", filters)
     viewer = filters.viewer
     if not (viewer is not None and viewer.is_authenticated and viewer.is_admin):
-        # About a secret column (an admin's change to it, an effect on it), or changing a secret value.
-        secret = Update.objects.filter(Q(changes__column__hidden=True) | Q(column__hidden=True))
+        # Changing a secret value the viewer may not see (a player sees their own value in an owner-visible
+        # column), or about a secret column (an admin's change to it, an effect on it) without changing
+        # anything of the viewer's own in it.
+        unseen = CellChange.objects.filter(column__hidden=True)
+        own = CellChange.objects.none()
+        if viewer is not None and viewer.is_authenticated:
+            unseen = unseen.exclude(column__owner_visible=True, row__user_id=viewer.pk)
+            own = CellChange.objects.filter(column__hidden=True, column__owner_visible=True, row__user_id=viewer.pk)
+        secret = Update.objects.filter(
+            Q(pk__in=unseen.values("update")) | Q(column__hidden=True) & ~Q(pk__in=own.values("update"))
+        )
         if viewer is not None and viewer.is_authenticated:
             secret = secret.exclude(dynasty__emperor=viewer)
         updates = updates.exclude(pk__in=secret.values("pk"))

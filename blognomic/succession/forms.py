@@ -2,6 +2,8 @@
 
 from django import forms
 
+from dynasties.theming import HEADER_LINE_MAX, PALETTES, VOTE_LABEL_MAX
+
 
 class AscensionForm(forms.Form):
     title = forms.CharField(max_length=300, required=False,
@@ -15,6 +17,15 @@ class AscensionForm(forms.Form):
         help_text="One per line as “Old = New”, for example a currency: “Thalers = Doubloons”.",
     )
     body = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), required=False, help_text="Markdown.")
+    palette = forms.ChoiceField(choices=list(PALETTES.items()), required=False, label="Colour scheme",
+                                help_text="Every page shows it while this dynasty runs.")
+    header_line = forms.CharField(max_length=HEADER_LINE_MAX, required=False, label="Header line",
+                                  help_text="A line under the site's name on every page.")
+    vote_label_for = forms.CharField(max_length=VOTE_LABEL_MAX, required=False, label="FOR is called",
+                                     help_text="The tally's name for FOR votes. Empty: FOR.")
+    vote_label_against = forms.CharField(max_length=VOTE_LABEL_MAX, required=False, label="AGAINST is called")
+    vote_label_deferential = forms.CharField(max_length=VOTE_LABEL_MAX, required=False,
+                                             label="DEFERENTIAL is called")
 
     def __init__(self, *args, rules=(), columns=(), rows=(), **kwargs):
         super().__init__(*args, **kwargs)

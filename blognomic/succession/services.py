@@ -12,6 +12,7 @@ from django.db import transaction
 
 from dynasties.clock import format_moment
 from dynasties.models import Dynasty, User
+from dynasties.theming import DEFAULT_VOTE_LABELS, ThemeError, theme_from
 from votes.models import Kind, Outcome, Post, Status
 
 
@@ -81,6 +82,7 @@ def _clean_term(term: str, what: str) -> str:
 def ascension_address_post(*, author: User, title: str, body: str, theme: str, player_term: str,
                            emperor_term: str, keep_rules: list[str], keep_columns: list[str],
                            keep_rows: list[str] = (), extra_renames: dict[str, str] | None = None,
+                           palette: str = "", header_line: str = "", vote_labels: dict[str, str] | None = None,
                            now: datetime) -> Post:
     """The new Emperor's Ascension Address: one post, one ruleset revision, a fresh GNDT; hiatus ends.
 
@@ -88,6 +90,10 @@ def ascension_address_post(*, author: User, title: str, body: str, theme: str, p
     the old throughout the Ruleset (with ``extra_renames`` for things such as 2005's currency), and the
     dynastic rules not in ``keep_rules`` are repealed, all in one revision. The same renames reach every
     gamestate page and the new GNDT's kept columns and kept rows that are not players (``keep_rows``).
+
+    The dynasty's look is set too (``dynasties.theming``): a named ``palette``, a ``header_line`` and the names
+    of the vote icons (``vote_labels``, keyed ``for``, ``against``, ``deferential``); a bad one refuses the
+    whole Address.
     """
     from gndt.services import gndt_start_dynasty
     from ruleset.services import (
@@ -99,6 +105,10 @@ def ascension_address_post(*, author: User, title: str, body: str, theme: str, p
     from votes.models import title_subject
     from votes.posting import BODY_TOO_LONG, EMPTY_SUBJECT, unique_slug
 
+    try:
+        look = theme_from(palette=palette, header_line=header_line, vote_labels=vote_labels)
+    except ThemeError as error:
+        raise SuccessionError(str(error)) from error
     player_term = _clean_term(player_term, "players")
     emperor_term = _clean_term(emperor_term, "the Emperor")
     title = (title or "").strip() or f"Ascension Address: {theme.strip() or 'A New Dynasty'}"
@@ -139,6 +149,13 @@ def ascension_address_post(*, author: User, title: str, body: str, theme: str, p
             gndt_start_dynasty(old_dynasty=previous, new_dynasty=dynasty, keep_columns=keep_columns,
                                keep_rows=keep_rows, renames=renames, now=now)
         dynasty.theme = theme.strip()[:200]
+        labels = dict(look.vote_labels)
+        dynasty.palette, dynasty.header_line = look.palette, look.header_line
+        dynasty.vote_label_for = "" if labels["for"] == DEFAULT_VOTE_LABELS["for"] else labels["for"]
+        dynasty.vote_label_against = "" if labels["against"] == DEFAULT_VOTE_LABELS["against"] else labels["against"]
+        dynasty.vote_label_deferential = (
+            "" if labels["deferential"] == DEFAULT_VOTE_LABELS["deferential"] else labels["deferential"]
+        )
         dynasty.player_term, dynasty.player_term_plural = player_term, ""
         dynasty.emperor_term = emperor_term
         dynasty.ascended_at, dynasty.ascension_address = now, post

@@ -76,7 +76,10 @@ def ascension(request: HttpRequest) -> HttpResponse:
                 author=request.user, title=data["title"], body=data["body"], theme=data["theme"],
                 player_term=data["player_term"], emperor_term=data["emperor_term"],
                 keep_rules=data["keep_rules"], keep_columns=data["keep_columns"], keep_rows=data["keep_rows"],
-                extra_renames=data["extra_renames"], now=now,
+                extra_renames=data["extra_renames"], palette=data["palette"], header_line=data["header_line"],
+                vote_labels={"for": data["vote_label_for"], "against": data["vote_label_against"],
+                             "deferential": data["vote_label_deferential"]},
+                now=now,
             )
         except SuccessionError as error:
             form.add_error(None, str(error))

@@ -4,6 +4,7 @@ from django import template
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
+from dynasties.theming import DEFAULT_VOTE_LABELS
 from votes.models import KIND_SLUGS
 
 register = template.Library()
@@ -60,3 +61,12 @@ def to_the_second(moment):
     from datetime import timedelta
 
     return moment.replace(microsecond=0) + timedelta(seconds=1)
+
+
+@register.simple_tag
+def vote_name(look, icon, fallback) -> str:
+    """What the dynasty's theme calls a vote icon (“Aye” for FOR), or ``fallback`` where it renamed none."""
+    if look is None or not icon:
+        return fallback
+    label = look.label(icon)
+    return fallback if label == DEFAULT_VOTE_LABELS.get(icon, icon.upper()) else label

@@ -14,6 +14,7 @@ from datetime import datetime
 from django.db import transaction
 
 from dynasties.models import Dynasty, User
+from dynasties.phases import PHASE_CHOICES, UNKNOWN_PHASE
 from dynasties.terms import replace_keywords
 from gndt import dice
 from gndt.actions import ActionSpec
@@ -41,6 +42,9 @@ MAX_LIST_ENTRIES = 500
 MAX_LIST_ENTRY_LENGTH = 100
 NAME_TAKEN = "There is already a {what} called “{name}” in this GNDT."
 BAD_COLUMN = "Column “{name}”: {problem}."
+OWNER_VISIBLE_NOT_HIDDEN = (
+    "Column “{name}”: only a hidden column can be shown to each row's own player; tick Hidden as well."
+)
 BAD_DEFAULT = "Column “{name}”: the default is not allowed: {problem}"
 NOT_A_PLAYER_ACCOUNT = "{name} has not joined the game, so cannot have a player row."
 PLAYER_HAS_ROW = "{name} already has a row in this GNDT."
@@ -77,6 +81,7 @@ COLUMN_FIELDS = (
     "default",
     "order",
     "hidden",
+    "owner_visible",
     "description",
 )
 
@@ -114,12 +119,19 @@ def gndt_column_add(
     default: str = "",
     order: int | None = None,
     hidden: bool = False,
+    owner_visible: bool = False,
     description: str = "",
 ) -> Column:
-    """Add a column; every row gets the column's starting value, logged as one update."""
+    """Add a column; every row gets the column's starting value, logged as one update.
+
+    ``hidden`` makes it secret state; ``owner_visible`` (with ``hidden``) lets each player see their own row's
+    value in it as well (see ``gndt.models``).
+    """
     require_admin(by, "add GNDT columns")
     require_open(dynasty)
     name = clean_name(name, what="column", limit=60)
+    if owner_visible and not hidden:
+        raise GndtError(OWNER_VISIBLE_NOT_HIDDEN.format(name=name))
     fields = {
         "name": name,
         "kind": kind,
@@ -146,6 +158,7 @@ def gndt_column_add(
             dynasty=dynasty,
             order=order,
             hidden=hidden,
+            owner_visible=owner_visible,
             description=description.strip(),
             created_at=now,
             **{**fields, "choices": list(spec.choices)},
@@ -178,6 +191,8 @@ def gndt_column_edit(*, column: Column, by: User | None, now: datetime, **change
         fields["description"] = (fields["description"] or "").strip()
         spec = _column_spec(fields)
         fields["choices"] = list(spec.choices)
+        if fields["owner_visible"] and not fields["hidden"]:
+            raise GndtError(OWNER_VISIBLE_NOT_HIDDEN.format(name=fields["name"]))
         if (
             fields["name"] != column.name
             and Column.objects.filter(dynasty=column.dynasty_id, name__iexact=fields["name"]).exclude(pk=column.pk)
@@ -339,12 +354,18 @@ def gndt_action_save(
     frequency: str,
     weekly_cap: int | None = None,
     description: str = "",
+    phase: str = "",
     action: Action | None = None,
 ) -> Action:
-    """Define a named action with its frequency and weekly cap, or change one (``action``)."""
+    """Define a named action with its frequency, weekly cap and the phase it is limited to ("" for any
+    time; ``dynasties.phases``), or change one (``action``)."""
     require_admin(by, "define actions")
     require_open(dynasty)
     name = clean_name(name, what="action", limit=80)
+    phase = (phase or "").strip()
+    if phase and phase not in PHASE_CHOICES:
+        raise GndtError(BAD_ACTION.format(name=name, problem=UNKNOWN_PHASE.format(
+            phase=phase, phases=", ".join(PHASE_CHOICES)).rstrip(".")))
     try:
         ActionSpec(name=name, frequency=frequency, weekly_cap=weekly_cap)
     except ValueError as error:
@@ -356,7 +377,8 @@ def gndt_action_save(
         if clash.exists():
             raise GndtError(NAME_TAKEN.format(what="action", name=name))
         cap = f", at most {weekly_cap} a week" if weekly_cap else ""
-        summary = f"{name} ({frequency.replace('_', ' ')}{cap})"
+        during = f", only during the {phase}" if phase else ""
+        summary = f"{name} ({frequency.replace('_', ' ')}{cap}{during})"
         if action is None:
             action = Action.objects.create(
                 dynasty=dynasty,
@@ -364,12 +386,14 @@ def gndt_action_save(
                 frequency=frequency,
                 weekly_cap=weekly_cap,
                 description=description.strip(),
+                phase=phase,
             )
             log_admin_update(dynasty, by, now, f"Defined the action {summary}")
         else:
             action = Action.objects.select_for_update().get(pk=action.pk)
             action.name, action.frequency, action.weekly_cap = name, frequency, weekly_cap
             action.description = description.strip()
+            action.phase = phase
             action.save()
             log_admin_update(dynasty, by, now, f"Changed the action {summary}")
     return action

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 
 from dynasties.models import Dynasty, User
+from dynasties.phases import phase_refusal
 from gndt import decks, dice
 from gndt.actions import Performed, Spacing, check_action_with_spacing, start_of_week
 from gndt.models import (
@@ -45,6 +46,9 @@ NOTHING_CHANGED = "Every value given is already in the table; change something o
 COMMENT_TOO_LONG = "A comment may be at most {limit:,} characters; this one has {length:,}."
 UNKNOWN_ROW = "There is no row “{row}” in the GNDT."
 UNKNOWN_COLUMN = "There is no column “{column}” in the GNDT."
+OWN_SECRET_READ_ONLY = (
+    "{cell}: you may see your own {column} but not change it; only admins and the {emperor} change it."
+)
 NOT_TEXT = "{cell}: a value must be text."
 SEEN_MISSING = (
     "{cell}: the value you saw was not sent, so the change cannot be checked; reload and try again."
@@ -90,8 +94,8 @@ def gndt_update(
     with transaction.atomic():
         rows, columns = _rows_and_columns(dynasty)
         problems: list[str] = []
-        targets = _resolve_keys(changes, rows, columns, secret_ok, problems)
-        watched = _resolve_keys(seen, rows, columns, secret_ok, problems)
+        targets = _resolve_keys(changes, rows, columns, secret_ok, problems, by=by, dynasty=dynasty)
+        watched = _resolve_keys(seen, rows, columns, secret_ok, problems, by=by, dynasty=dynasty)
         if problems:
             raise refusal(problems)
         players = (
@@ -201,6 +205,9 @@ def _resolve_keys(
     columns: dict[str, Column],
     secret_ok: bool,
     problems: list[str],
+    *,
+    by: User,
+    dynasty: Dynasty,
 ) -> dict[CellKey, tuple[Row, Column]]:
     resolved = {}
     for key in keys:
@@ -208,6 +215,14 @@ def _resolve_keys(
         row = rows.get(row_name)
         column = columns.get(column_name)
         if column is not None and column.hidden and not secret_ok:
+            if column.owner_visible and row is not None and row.user_id == by.pk:
+                _add_once(
+                    problems,
+                    OWN_SECRET_READ_ONLY.format(
+                        cell=cell_name(row.name, column.name), column=column.name, emperor=dynasty.emperor_term
+                    ),
+                )
+                continue
             column = None  # a hidden column does not exist for those who may not see it
         if row is None:
             _add_once(problems, UNKNOWN_ROW.format(row=row_name))
@@ -311,7 +326,11 @@ def _declared_action(dynasty: Dynasty, action: Action | str) -> Action:
 
 
 def _check_action_allowed(action: Action, *, by: User, now: datetime) -> None:
-    """Refuse an action over its daily, weekly or communal limit, or during hiatus (``gndt.actions``)."""
+    """Refuse an action outside its phase (``dynasties.phases``), over its daily, weekly or communal limit, or
+    during hiatus (``gndt.actions``)."""
+    outside = phase_refusal(action.phase, now, what=action.name)
+    if outside:
+        raise GndtError(outside)
     state = game_state(now)
     profile = state.game.rules_profile()
     spacing = None

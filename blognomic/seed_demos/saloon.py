@@ -1,0 +1,165 @@
+"""Ruleset 52 (2008): Players at a frontier saloon's poker table, with the Dealer running the hands.
+
+What the dynastic rules ask the site to hold: Money, the Poker Table (Button, Yes or -), whose Turn it is,
+each Player's bets this hand and this round (TBTH, TBTR), Drink, Health, Courage, Quick Draw and Forced Hand;
+The Pot as a row that is no Player; hole cards and community cards drawn without repeating a card
+(``HAND#3 2DECK52``); hole cards sealed until the showdown; slot machines and shootouts as daily actions
+and forcing a hand as a weekly one; wiki pages for Wanted Posters, the poker hands and the deck. All names
+and texts here are invented for the demo.
+"""
+
+from __future__ import annotations
+
+from blognomic.seed_demos.building import (
+    ActionPlan,
+    ColumnPlan,
+    LookPlan,
+    PagePlan,
+    SeedDemo,
+    SeedGame,
+    VariablePlan,
+)
+from gndt.models import Column, Update
+from ruleset.models import Page
+from votes.models import Kind
+
+EMPEROR = "Silas Crane"
+ADMINS = ("Hattie", "Calloway")
+PLAYERS = ("Silas Crane", "Hattie", "Jeb Malone", "Calloway", "Ruby Tate", "Doc Pruitt", "Esperanza",
+           "Tumbleweed")
+HAND = 3
+ANTE = 10
+SEATED = ("Hattie", "Jeb Malone", "Ruby Tate", "Doc Pruitt")
+"""In table order; Hattie has the Button, so Jeb Malone acts first."""
+
+DRINKS = ("none", "Pint of Beer", "Shot of Whiskey", "Mixed Drink", "Black and Tan", "Vodka", "Fruit Drink")
+
+COLUMNS = (
+    ColumnPlan("Money", kind=Column.INTEGER, minimum=0, default="300", description="New Players receive $300."),
+    ColumnPlan("Poker Table", kind=Column.CHOICE, choices=("Button", "Yes", "-"), default="-",
+               description="Button or Yes: seated at the table; -: not seated."),
+    ColumnPlan("Turn", kind=Column.CHOICE, choices=("-", "o", "x"), default="o",
+               description="x: this Player acts now; -: seated and waiting; o: unseated or folded."),
+    ColumnPlan("TBTH", kind=Column.INTEGER, default="0", description="Total Bet This Hand."),
+    ColumnPlan("TBTR", kind=Column.INTEGER, default="0", description="Total Bet This Round."),
+    ColumnPlan("Drink", kind=Column.CHOICE, choices=DRINKS, default="none",
+               description="The drink in front of the Player, from the List of Drinks."),
+    ColumnPlan("Health", kind=Column.CHOICE, choices=("Healthy", "Wounded"), default="Healthy"),
+    ColumnPlan("Courage", kind=Column.CHOICE, choices=("-", "Yellow"), default="-"),
+    ColumnPlan("QD", kind=Column.INTEGER, choices=("-",), default="-",
+               description="Quick Draw: - until the Player's first shootout."),
+    ColumnPlan("Forced Hand", kind=Column.PLAYER, choices=("-",), default="-"),
+)
+
+VALUES = {
+    "Silas Crane": {"Money": "500"},
+    "Hattie": {"Money": "340", "Poker Table": "Button", "Turn": "-", "Drink": "Pint of Beer"},
+    "Jeb Malone": {"Money": "275", "Poker Table": "Yes", "Turn": "-", "QD": "4"},
+    "Calloway": {"Money": "410", "Courage": "Yellow"},
+    "Ruby Tate": {"Money": "365", "Poker Table": "Yes", "Turn": "-", "Drink": "Shot of Whiskey", "QD": "3"},
+    "Doc Pruitt": {"Money": "190", "Poker Table": "Yes", "Turn": "-"},
+    "Esperanza": {"Money": "320", "Health": "Wounded", "QD": "2", "Forced Hand": "Calloway"},
+    "Tumbleweed": {"Money": "0"},
+    # The Pot is no Player: it holds Money only, and its other cells show the neutral value of each column.
+    "The Pot": {"Money": "0", "Turn": "o", "Drink": "none", "QD": "-", "Forced Hand": "-"},
+}
+
+ACTIONS = (
+    ActionPlan("Play the Slot Machines", "daily", "Wager some Money and roll DICE10 DICE10 DICE10."),
+    ActionPlan("Challenge to a Shootout", "daily", "A Healthy Player calls out another Healthy Player."),
+    ActionPlan("Force the Hand", "weekly", "Name another Player in Forced Hand, with a post saying so."),
+)
+
+_SUITS = ("Clubs", "Diamonds", "Hearts", "Spades")
+_RANKS = ("Ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Jack", "Queen", "King")
+CARDS = tuple(f"{rank} of {suit}" for suit in _SUITS for rank in _RANKS)
+"""The house deck, in the order the deck page numbers it: a draw of card 14 is the Ace of Diamonds."""
+
+PAGES = (
+    PagePlan("The Deck", "the-deck", "== The House Deck ==\nThe number a DECK52 draw gives is the card's "
+             "place in this list.\n\n" + "\n".join(f"# {card}" for card in CARDS) + "\n"),
+    PagePlan("Poker Hands", "poker-hands", (
+        "== Poker Hands ==\nBest first; within a kind, the higher cards win.\n\n"
+        "# Straight flush: five in a row, one suit\n# Four of a kind\n# Full house: three and a pair\n"
+        "# Flush: five of one suit\n# Straight: five in a row\n# Three of a kind\n# Two pairs\n# One pair\n"
+        "# High card\n")),
+    PagePlan("Wanted Posters", "wanted-posters", "== Wanted Posters ==\n" + "".join(
+        f"\n=== {name} ===\n{line}\n" for name, line in (
+            ("Hattie", "Red scarf, quick laugh. Profession: stagecoach driver."),
+            ("Jeb Malone", "Missing a front tooth; wanted in two counties for cheating at checkers."),
+            ("Ruby Tate", "Never takes off her gloves at the table."),
+            ("Doc Pruitt", "Carries a black bag that clinks. Profession: dentist."),
+        )), kind=Page.ORDINARY),
+)
+
+
+def card_names(update: Update) -> str:
+    """The cards an update's deck draw dealt, by their names on the deck page."""
+    numbers = [number for roll in update.rolls if roll.get("kind") == "deck" for number in roll["results"]]
+    return ", ".join(f"{number} ({CARDS[number - 1]})" for number in numbers)
+
+
+def play_opening(game: SeedGame) -> None:
+    """Hand #3 under way: the Dealer's announcement, the ante, two hole-card draws (one sealed), the first
+    raise, a pending and an enacted proposal, and an unlucky go at the slot machines."""
+    game.post("peanuts", "Ruby Tate", Kind.PROPOSAL, "Proposal: Peanuts on the House", 8 * 24,
+              body="Add to the List of Drinks: *Bowl of Peanuts - $1*. Eating it has no effect but counts as "
+                   "a Drink for the Quick Draw.")
+    for name, hours in (("Hattie", 190), ("Calloway", 186), ("Jeb Malone", 185), ("Doc Pruitt", 180)):
+        game.vote("peanuts", name, "for", hours)
+    game.resolve("peanuts", "enact", 178)
+
+    game.story("hand", f"Story Post: Hand #{HAND} Commences", 30, sticky=True, body=(
+        f"Hand #{HAND} is dealt at the long table. The Ante is ${ANTE}. Hattie holds the Button, so Jeb "
+        f"Malone acts first.\n\nDraw your hole cards in the GNDT with `HAND#{HAND} 2DECK52` and seal them "
+        "at [Seals](/seals/) until the showdown."))
+    pot = {("The Pot", "Money"): str(ANTE * len(SEATED))}
+    antes = {(name, "Money"): str(int(VALUES[name]["Money"]) - ANTE) for name in SEATED}
+    bets = {(name, "TBTH"): str(ANTE) for name in SEATED}
+    game.gndt(EMPEROR, {**antes, **bets, **pot, ("Jeb Malone", "Turn"): "x"}, 29, comment=f"HAND{HAND} ante")
+
+    for name, hours in (("Jeb Malone", 27), ("Ruby Tate", 22)):
+        drawn = game.gndt(name, {}, hours, comment=f"HAND#{HAND} hole cards 2DECK52")
+        if name == "Jeb Malone":
+            game.seal(name, f"Jeb Malone's hole cards, hand #{HAND}",
+                      f"Hand #{HAND}, Jeb Malone holds {card_names(drawn)}.", hours - 0.5)
+    money = int(antes[("Jeb Malone", "Money")])
+    game.gndt("Jeb Malone", {
+        ("Jeb Malone", "Money"): str(money - 20), ("Jeb Malone", "TBTH"): str(ANTE + 20),
+        ("Jeb Malone", "TBTR"): "20", ("The Pot", "Money"): str(ANTE * len(SEATED) + 20),
+        ("Jeb Malone", "Turn"): "-", ("Ruby Tate", "Turn"): "x",
+    }, 20, comment=f"HAND{HAND} ROUND1 raise 20")
+
+    game.post("spittoon", "Calloway", Kind.PROPOSAL, "Proposal: The Spittoon Rule", 26,
+              body="A Player who pours out a drink may instead kick the spittoon, becoming Yellow only if a "
+                   "DICE2 comes up 2.")
+    game.vote("spittoon", "Esperanza", "for", 24, "Finally, some dignity.")
+    game.vote("spittoon", "Silas Crane", "against", 23, "Not in my saloon.")
+
+    game.gndt("Calloway", {("Calloway", "Money"): "405"}, 5, action="Play the Slot Machines",
+              comment="Wager $5 on the slots: DICE10 DICE10 DICE10")
+
+
+DEMO = SeedDemo(
+    file_name="000_788850a6369d0cd2.txt",
+    ruleset_label="Ruleset 52",
+    profile="2008",
+    dynasty_number=52,
+    player_term="Player",
+    emperor_term="Dealer",
+    theme="Hold-Em poker, drinks and shootouts in a frontier saloon",
+    password="fullhouse",
+    emperor=EMPEROR,
+    admins=ADMINS,
+    players=PLAYERS,
+    columns=COLUMNS,
+    other_rows=("The Pot",),
+    values=VALUES,
+    actions=ACTIONS,
+    pages=PAGES,
+    variables=(VariablePlan("The Pot", row="The Pot", column="Money"),),
+    look=LookPlan(palette="ember", header_line="Ante up, and keep your hands above the table",
+                  vote_labels={"for": "Call", "against": "Fold", "deferential": "Whatever the Dealer says"}),
+    play_opening=play_opening,
+    characteristic_moves=("a DECK52 hole-card draw", "sealing the hole cards", "a daily go at the slots"),
+)

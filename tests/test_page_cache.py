@@ -1,0 +1,228 @@
+"""Cached pages are never older than the data: each main page is read, changed through the real service (a
+vote, a comment, an enactment, a Ruleset edit, a GNDT update, an idling, a beat job) and read again, by a
+visitor and by a player; time alone changes what a page says; a page is never shown to the wrong reader."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.messages import constants
+from django.contrib.messages.storage.base import Message
+from django.contrib.messages.storage.cookie import MessageEncoder
+from django.test import Client, RequestFactory
+
+from blognomic.page_cache import page_key, placeholder
+from blognomic.roster.services import player_idle
+from gndt.models import Column
+from ruleset.services import revision_add, ruleset_import_plaintext
+from tests.factories import PASSWORD, make_proposal, vote
+from tests.gndt.builders import make_gndt, update
+from votes.jobs import matters_flag_resolvable
+from votes.services import comment_add, matter_resolve
+
+pytestmark = pytest.mark.django_db
+
+RULESET = "Core Rules\n\nLamps\n\nEvery Keeper tends one lamp.\n"
+
+
+def text_of(response) -> str:
+    assert response.status_code == 200, response.status_code
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def shows_for_votes(text: str, count: int) -> bool:
+    """The front page's toteboard says "FOR 2", the post's tally box "For (2)"."""
+    return f"FOR {count}" in text or f"For ({count})" in text
+
+
+def logged_in(name: str) -> Client:
+    client = Client()
+    assert client.login(username=name, password=PASSWORD)
+    return client
+
+
+@pytest.fixture
+def game(t0):
+    game = make_gndt(t0)
+    with time_machine.travel(t0 + timedelta(hours=2), tick=False):
+        yield game
+
+
+@pytest.fixture
+def proposal(game, t0):
+    post = make_proposal(game.players[2], at=t0, title="Proposal: Brighter Lamps")
+    vote(post, game.players[3], "for", at=t0 + timedelta(minutes=5))
+    return post
+
+
+def readers(game) -> dict[str, Client]:
+    return {"visitor": Client(), "player": logged_in(game.players[4].username)}
+
+
+def test_a_page_read_twice_is_served_from_the_cache(game, proposal, django_assert_num_queries):
+    visitor, player = Client(), logged_in(game.players[4].username)
+    for client in (visitor, player):
+        client.get("/")
+        client.get(proposal.get_absolute_url())
+    with django_assert_num_queries(0):
+        assert shows_for_votes(text_of(visitor.get("/")), 2)
+    with django_assert_num_queries(2):  # the session and the account, to know who is reading
+        assert shows_for_votes(text_of(player.get(proposal.get_absolute_url())), 2)
+
+
+@pytest.mark.parametrize("reader", ["visitor", "player"])
+def test_a_vote_shows_at_once_on_the_front_page_the_post_and_its_tally_box(game, proposal, reader, t0):
+    client = readers(game)[reader]
+    pages = ["/", proposal.get_absolute_url(), f"{proposal.get_absolute_url()}tally/"]
+    for url in pages:
+        assert shows_for_votes(text_of(client.get(url)), 2), url
+    vote(proposal, game.players[1], "for", at=t0 + timedelta(hours=1))
+    for url in pages:
+        assert shows_for_votes(text_of(client.get(url)), 3), url
+
+
+@pytest.mark.parametrize("reader", ["visitor", "player"])
+def test_a_comment_shows_on_the_post_and_in_the_sidebar(game, proposal, reader, t0):
+    client = readers(game)[reader]
+    assert "Lamp oil is dear" not in text_of(client.get(proposal.get_absolute_url()))
+    assert "Lamp oil is dear" not in text_of(client.get("/"))
+    comment_add(post=proposal, author=game.players[2], text="Lamp oil is dear", now=t0 + timedelta(hours=1))
+    assert "Lamp oil is dear" in text_of(client.get(proposal.get_absolute_url()))
+    assert "Lamp oil is dear" in text_of(client.get("/"))
+
+
+def test_an_enactment_shows_on_every_page_that_lists_the_matter(game, proposal, t0):
+    admin = logged_in(game.admin.username)
+    visitor = Client()
+    category = "/category/proposals/"
+    assert "Can be enacted" not in text_of(visitor.get(category))
+    assert "Nothing is pending" not in text_of(admin.get("/admin-panel/"))
+    assert "status-pending" in visitor.get("/").content.decode()
+    for voter in game.players[:3]:
+        vote(proposal, voter, "for", at=t0 + timedelta(minutes=30))
+    matter_resolve(post=proposal, admin=game.admin, action="enact", now=t0 + timedelta(hours=13))
+    assert "Enacted" in text_of(visitor.get(proposal.get_absolute_url()))
+    assert "Enacted" in text_of(visitor.get(category))
+    front = visitor.get("/").content.decode()
+    assert "status-enacted" in front and "status-pending" not in front
+    assert "Nothing is pending" in text_of(admin.get("/admin-panel/"))
+
+
+@pytest.mark.parametrize("reader", ["visitor", "player"])
+def test_a_ruleset_edit_shows_on_the_ruleset_and_its_history(game, reader, t0):
+    page = ruleset_import_plaintext(text=RULESET, now=t0).page
+    client = readers(game)[reader]
+    url = page.get_absolute_url()
+    assert "one lamp" in text_of(client.get(url))
+    history = text_of(client.get(f"{url}history/"))
+    revision_add(page=page, author=game.admin, text=RULESET.replace("one lamp", "two lamps"),
+                 summary="More lamps", now=t0 + timedelta(hours=1))
+    assert "two lamps" in text_of(client.get(url))
+    assert "More lamps" in text_of(client.get(f"{url}history/")) and "More lamps" not in history
+
+
+@pytest.mark.parametrize("reader", ["visitor", "player"])
+def test_a_gndt_update_shows_on_the_table_and_the_log(game, reader, t0):
+    client = readers(game)[reader]
+    assert "Polished the brass" not in text_of(client.get("/gndt/log/"))
+    table = client.get("/gndt/").content.decode()
+    assert "317" not in table
+    update(game, game.admin, {("P03", "Money"): "317"}, now=t0 + timedelta(hours=1), comment="Polished the brass")
+    assert "317" in client.get("/gndt/").content.decode()
+    assert "Polished the brass" in text_of(client.get("/gndt/log/"))
+
+
+def test_a_hidden_column_is_cached_for_who_may_see_it_alone(game, t0):
+    update(game, game.emperor, {("P03", "Role"): "Werewolf"}, now=t0 + timedelta(hours=1))
+    assert Column.objects.get(name="Role").hidden
+    emperor, player, visitor = logged_in(game.emperor.username), logged_in("P04"), Client()
+    assert "Werewolf" in emperor.get("/gndt/").content.decode()
+    assert "Werewolf" not in player.get("/gndt/").content.decode()
+    assert "Werewolf" not in visitor.get("/gndt/").content.decode()
+    assert "Werewolf" in emperor.get("/gndt/").content.decode()
+
+
+@pytest.mark.parametrize("reader", ["visitor", "player"])
+def test_idling_a_player_changes_the_quorum_on_every_page(game, proposal, reader, t0):
+    client = readers(game)[reader]
+    assert "There are 5 active" in text_of(client.get("/"))
+    assert "There are 5 active" in text_of(client.get(proposal.get_absolute_url()))
+    player_idle(user=game.players[3], by=game.players[3], now=t0 + timedelta(hours=1))
+    assert "There are 4 active" in text_of(client.get("/"))
+    assert "There are 4 active" in text_of(client.get(proposal.get_absolute_url()))
+
+
+def test_a_beat_job_shows_its_notices_to_the_admin_at_once(game, proposal, t0):
+    admin = logged_in(game.admin.username)
+    assert 'class="badge"' not in admin.get("/").content.decode()
+    for voter in game.players[:3]:
+        vote(proposal, voter, "for", at=t0 + timedelta(minutes=30))
+    matters_flag_resolvable(now=t0 + timedelta(hours=13))
+    assert 'class="badge"' in admin.get("/").content.decode()
+
+
+def test_a_matter_becoming_enactable_with_time_alone_shows_at_that_moment_without_any_write(game, t0, settings):
+    """Even with a day's bucket the cached page lasts only until the verdict it shows changes."""
+    settings.PAGE_CACHE_SECONDS = 24 * 3600
+    post = make_proposal(game.players[2], at=t0 + timedelta(hours=1), title="Proposal: Slow Burn")
+    for voter in game.players[:4]:
+        vote(post, voter, "for", at=t0 + timedelta(hours=1, minutes=5))
+    client = Client()
+    with time_machine.travel(t0 + timedelta(hours=12, minutes=30), tick=False):
+        assert "Cannot be resolved yet" in text_of(client.get("/"))
+        assert "Cannot be resolved yet" in text_of(client.get("/"))  # from the cache
+        assert "Can be enacted now" not in text_of(client.get(post.get_absolute_url()))
+    with time_machine.travel(t0 + timedelta(hours=13, seconds=2), tick=False):
+        assert "Can be enacted now" in text_of(client.get("/"))
+        assert "Can be enacted now" in text_of(client.get(post.get_absolute_url()))
+
+
+def test_a_pending_matter_turns_old_on_time(game, t0, settings):
+    settings.PAGE_CACHE_SECONDS = 24 * 3600
+    post = make_proposal(game.players[2], at=t0 - timedelta(hours=47, minutes=59), title="Proposal: Ageing")
+    client = Client()
+    with time_machine.travel(t0 - timedelta(minutes=30), tick=False):
+        before = client.get("/").content.decode()
+    with time_machine.travel(t0 + timedelta(minutes=2), tick=False):
+        after = client.get("/").content.decode()
+    assert 'class="old"' not in before and 'class="old"' in after and post.title in after
+
+
+def test_each_reader_gets_their_own_csrf_token_from_a_cached_page(game):
+    tokens = {}
+    for name in ("first", "second"):
+        client = Client(enforce_csrf_checks=True)
+        html = client.get("/").content.decode()
+        assert placeholder() not in html
+        token = re.search(r'"X-CSRFToken": "([^"]+)"', html).group(1)
+        tokens[name] = token
+        # The token works with this reader's own cookie: the login form answers instead of refusing (403).
+        response = client.post("/accounts/login/", {"username": "nobody", "password": "x",
+                                                    "csrfmiddlewaretoken": token})
+        assert response.status_code == 200
+    assert tokens["first"] != tokens["second"]
+
+
+def test_a_page_with_a_message_for_its_reader_is_not_served_from_the_cache(game, proposal):
+    player = logged_in(game.players[4].username)
+    player.get(proposal.get_absolute_url())
+    session = player.session
+    session["_messages"] = MessageEncoder().encode([Message(constants.SUCCESS, "Lamp lit.")])
+    session.save()
+    assert "Lamp lit." in player.get(proposal.get_absolute_url()).content.decode()
+    assert "Lamp lit." not in player.get(proposal.get_absolute_url()).content.decode()
+
+
+def test_an_htmx_request_and_a_plain_one_are_cached_apart(game, proposal):
+    factory = RequestFactory()
+    plain, fragment = factory.get("/"), factory.get("/", HTTP_HX_REQUEST="true")
+    for request in (plain, fragment):
+        request.user = AnonymousUser()
+    assert page_key(plain) != page_key(fragment)
+    client, url = Client(), f"{proposal.get_absolute_url()}tally/"
+    first = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert client.get(url, HTTP_HX_REQUEST="true").content.decode() == first
