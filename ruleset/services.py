@@ -271,7 +271,10 @@ def _rule_changes(page: Page, revision: Revision, previous_text: str,
     A rule that reappears under a new title is recorded as added with its ``previous_anchor``: the
     ``renames`` given (new anchor → old) first, then the pairs ``pair_renamed_rules`` finds among the rest.
     """
-    old_ruleset, new_ruleset = parse_ruleset(previous_text), parse_ruleset(revision.text)
+    return _changes_between(page, revision, parse_ruleset(previous_text), parse_ruleset(revision.text))
+
+
+def _changes_between(page: Page, revision: Revision, old_ruleset, new_ruleset) -> list[RuleChange]:
     old = {rule.anchor: rule for rule in old_ruleset.all_rules()}
     new = {rule.anchor: rule for rule in new_ruleset.all_rules()}
     known = {after: before for after, before in (renames or {}).items()
@@ -303,33 +306,62 @@ def _rule_change(page: Page, revision: Revision, rule, kind: str) -> RuleChange:
                       number=rule.number[:40], title=rule.title[:300])
 
 
+# Revisions read, and rule changes written, per query when indexing in bulk.
+INDEX_BATCH = 500
+
+
 def rule_changes_index(*, page: Page | None = None) -> int:
     """Record the rule changes of ruleset revisions that lack them (those loaded from an archive).
 
     Idempotent: revisions already indexed are skipped, so running it twice does nothing more. Returns how
-    many revisions were indexed.
+    many revisions were indexed. Each page's revisions are read in order, a batch per query, and each text
+    is parsed once (as the newer side of one pair and the older of the next), so a whole archive's Ruleset
+    history takes a few queries per batch rather than several per revision.
     """
     pages = Page.objects.filter(kind=Page.RULESET)
     if page is not None:
         pages = pages.filter(pk=page.pk)
     indexed = 0
     for ruleset_page in pages.filter(revisions__rules_indexed=False).distinct():
-        numbers = ruleset_page.revisions.filter(rules_indexed=False).order_by("number")
-        for number in numbers.values_list("number", flat=True):
-            pair = {
-                revision.number: revision
-                for revision in ruleset_page.revisions.filter(number__in=[number - 1, number]).only(
-                    "id", "number", "text"
-                )
-            }
-            revision = pair[number]
-            previous_text = pair[number - 1].text if number - 1 in pair else ""
-            with transaction.atomic():
-                RuleChange.objects.filter(revision=revision).delete()
-                RuleChange.objects.bulk_create(_rule_changes(ruleset_page, revision, previous_text))
-                Revision.objects.filter(pk=revision.pk).update(rules_indexed=True)
-            indexed += 1
+        with transaction.atomic():
+            indexed += _index_page(ruleset_page)
     return indexed
+
+
+def _index_page(page: Page) -> int:
+    """Index ``page``'s unindexed revisions, each against the revision numbered just before it."""
+    first = page.revisions.filter(rules_indexed=False).order_by("number").values_list("number", flat=True).first()
+    if first is None:
+        return 0
+    # The page is named in only(): the related manager reads it for every row and would fetch it one by one.
+    revisions = page.revisions.order_by("number").only("id", "page", "number", "text", "rules_indexed")
+    indexed, after = 0, first - 2
+    previous_number, previous_parsed = None, parse_ruleset("")
+    while True:
+        # Keyset pages: each batch is read whole before this batch's writes, on any database.
+        chunk = list(revisions.filter(number__gt=after)[:INDEX_BATCH])
+        if not chunk:
+            return indexed
+        batch: list[Revision] = []
+        changes: list[RuleChange] = []
+        for revision in chunk:
+            parsed = parse_ruleset(revision.text)
+            if not revision.rules_indexed:
+                before = previous_parsed if previous_number == revision.number - 1 else parse_ruleset("")
+                changes.extend(_changes_between(page, revision, before, parsed))
+                batch.append(revision)
+            previous_number, previous_parsed = revision.number, parsed
+        if batch:
+            indexed += _write_index_batch(batch, changes)
+        after = chunk[-1].number
+
+
+def _write_index_batch(revisions: list[Revision], changes: list[RuleChange]) -> int:
+    ids = [revision.pk for revision in revisions]
+    RuleChange.objects.filter(revision_id__in=ids).delete()
+    RuleChange.objects.bulk_create(changes, batch_size=INDEX_BATCH * 4)
+    Revision.objects.filter(pk__in=ids).update(rules_indexed=True)
+    return len(ids)
 
 
 def page_set_protection(
