@@ -136,10 +136,13 @@ def resolution_options(post: Post, judgement: engine.Judgement, *, state: GameSt
     }
 
 
-def resolvable_matters(state: GameState, *, now: datetime) -> list[tuple[Post, str]]:
+def resolvable_matters(state: GameState, *, now: datetime,
+                       judgements: dict[int, engine.Judgement] | None = None) -> list[tuple[Post, str]]:
     """The pending matters the admin panel offers to resolve now, oldest first, each with the action the
-    system takes (enact where both are legal)."""
-    judgements = judge_posts(state.pending, state=state, now=now)
+    system takes (enact where both are legal). ``judgements`` of every pending matter, if already made for
+    this state and moment, spare judging them again."""
+    if judgements is None:
+        judgements = judge_posts(state.pending, state=state, now=now)
     oldest = oldest_pending_id(state.pending, profile=state.game.rules_profile(), now=now)
     resolvable = []
     for post in state.pending:
