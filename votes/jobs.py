@@ -16,7 +16,7 @@ from dynasties.notify import Notice, admins_now, notify, notify_many
 from dynasties.webhooks import webhook_queue_many
 from votes import engine
 from votes.models import Kind, Post
-from votes.selectors import electorate_of, judge_posts, resolvable_matters
+from votes.selectors import electorate_of, iter_resolvable_matters, judge_posts
 from votes.state import game_state
 
 # Posts flagged per query.
@@ -104,7 +104,7 @@ class _PendingJudgements:
 
 def matters_auto_resolve(*, now: datetime, dry_run: bool = False) -> JobReport:
     """When the game allows it, resolve every matter that is legal to resolve now, as the system: exactly what
-    the admin panel offers (both ask ``selectors.resolvable_matters``), enacting where both are legal.
+    the admin panel offers (both ask ``selectors.iter_resolvable_matters``), enacting where both are legal.
 
     Each matter is judged once per run, not once per resolution (see ``_PendingJudgements``), so a run that
     finds many matters to resolve costs about as much judging as one that finds one.
@@ -118,10 +118,10 @@ def matters_auto_resolve(*, now: datetime, dry_run: bool = False) -> JobReport:
     # Resolving one matter can make the next proposal the oldest, so look again after each.
     for _ in range(100):
         state = game_state(now)
-        resolvable = resolvable_matters(state, now=now, judgements=judged.of(state, now=now))
-        if not resolvable:
+        first = next(iter_resolvable_matters(state, now=now, judgements=judged.of(state, now=now)), None)
+        if first is None:
             break
-        post, action = resolvable[0]
+        post, action = first
         report.done.append(f"{post.slug}: {action}")
         if dry_run:
             break

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -162,16 +162,20 @@ def resolvable_matters(state: GameState, *, now: datetime,
     """The pending matters the admin panel offers to resolve now, oldest first, each with the action the
     system takes (enact where both are legal). ``judgements`` of every pending matter, if already made for
     this state and moment, spare judging them again."""
+    return list(iter_resolvable_matters(state, now=now, judgements=judgements))
+
+
+def iter_resolvable_matters(state: GameState, *, now: datetime,
+                            judgements: dict[int, engine.Judgement] | None = None) -> Iterator[tuple[Post, str]]:
+    """``resolvable_matters`` one by one, for a caller that needs only the first."""
     if judgements is None:
         judgements = judge_posts(state.pending, state=state, now=now)
     oldest = oldest_pending_id(state.pending, profile=state.game.rules_profile(), now=now)
-    resolvable = []
     for post in state.pending:
         options = resolution_options(post, judgements[post.pk], state=state, now=now, oldest_id=oldest)
         legal = [action for action in RESOLUTION_ACTIONS if options[action].allowed]
         if legal:
-            resolvable.append((post, legal[0]))
-    return resolvable
+            yield post, legal[0]
 
 
 @dataclass
