@@ -195,7 +195,7 @@ def measure_sweep(*, pending: int = 1000, voters: int = 15, votes_per_matter: in
     figures["auto_dry_seconds"], figures["auto_dry_queries"], _ = _timed(
         lambda: matters_auto_resolve(now=NOW, dry_run=True), 1)
     # The real run resolves the queue in order, oldest first, up to its limit of 100 per run: every
-    # proposal pending more than two days may be enacted or failed once it is the oldest.
+    # proposal old enough to be enacted or failed may be resolved once it is the oldest.
     figures["auto_seconds"], figures["auto_queries"], resolved = _timed(lambda: matters_auto_resolve(now=NOW), 1)
     figures["auto_done"] = len(resolved.done)
     return figures
