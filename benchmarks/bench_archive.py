@@ -380,9 +380,10 @@ def run(archive: dict, *, loader: str = "importer", export: bool = True, memory:
     figures: dict = {}
     counter = QueryCounter()
     with connection.execute_wrapper(counter):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         figures["steps"] = _load(archive, loader)
         figures["import_seconds"] = time.perf_counter() - started
+        figures["import_cpu_seconds"] = time.process_time() - cpu
     figures["import_queries"] = counter.count
     figures["rows"] = {model.__name__: model.objects.count()
                        for model in (User, Dynasty, Absence, Post, Comment, Resolution, Revision, RuleChange)}
@@ -460,7 +461,9 @@ def main() -> None:
         loader = "import_archive" if args.loader == "importer" else "bulk_load"
         print("rows loaded: " + ", ".join(f"{name} {count}" for name, count in figures["rows"].items()))
         peak = f", peak {figures['import_peak_mb']:.1f} MB (tracemalloc)" if "import_peak_mb" in figures else ""
-        print(f"load ({loader}): {figures['import_seconds']:.2f} s, {figures['import_queries']} queries{peak}")
+        print(f"load ({loader}): {figures['import_seconds']:.2f} s ({figures['import_cpu_seconds']:.2f} s of this "
+              f"process's CPU; the rest is the database and waiting for a CPU), {figures['import_queries']} "
+              f"queries{peak}; load average {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
         if figures["steps"]:
             print("  " + "; ".join(f"{name} {seconds:.1f} s" for name, seconds in figures["steps"].items()))
         print(f"build and load: {build_seconds + figures['import_seconds']:.2f} s; peak RSS of this process "

@@ -77,7 +77,7 @@ from benchdb import TemporaryDatabase  # noqa: E402
 
 WRK_SCRIPT = BENCH_DIR / "wrk_report.lua"
 PAGE_KEYS = ("front", "post", "month", "category", "player", "ruleset", "history", "diff", "gndt", "gndt_log",
-             "feed", "admin_panel", "front_player", "post_player")
+             "feed", "admin_panel", "front_player", "post_player", "search", "stats", "api_posts", "messages")
 
 HOST = "127.0.0.1"
 GNDT_COLOURS = ["Red", "Green", "Blue", "Gold", "Black"]
@@ -264,6 +264,10 @@ def pick_pages(users: dict[str, str] | None = None) -> list[Page]:
         Page("admin panel (admin)", reverse("admin_panel"), users["admin"], key="admin_panel"),
         Page("front page (player)", reverse("front_page"), users["player"], key="front_player"),
         Page("busy post (player)", post_path, users["player"], key="post_player"),
+        Page("search (“quorum”)", reverse("search") + "?q=quorum", key="search"),
+        Page("statistics", reverse("stats"), key="stats"),
+        Page("API: posts", "/api/posts", key="api_posts"),
+        Page("messages (player)", reverse("messages_inbox"), users["player"], key="messages"),
     ]
     return pages
 
@@ -510,21 +514,26 @@ def run_wrk(wrk: str, port: int, path: str, seconds: float, concurrency: int, co
     }
 
 
-def check_page(port: int, page: Page, cookie: str | None) -> None:
+def check_page(port: int, page: Page, cookie: str | None) -> float:
     """One request through gunicorn before the load: a 200, and for a logged-in page, the user's name on it.
+
+    Returns its milliseconds: the page's first request, before any cache the site keeps holds it.
 
     wrk counts only 4xx and 5xx as errors, so a lost session (a redirect to the login page) would otherwise
     be measured as a fast page.
     """
     connection = http.client.HTTPConnection(HOST, port, timeout=60)
+    began = time.perf_counter()
     connection.request("GET", page.path, headers={"Cookie": cookie} if cookie else {})
     response = connection.getresponse()
     body = response.read().decode("utf-8", errors="replace")
+    elapsed = (time.perf_counter() - began) * 1000
     connection.close()
     if response.status != 200:
         raise SystemExit(f"{page.ident} answered {response.status} through gunicorn")
     if page.as_user and escape(page.as_user) not in body:
         raise SystemExit(f"{page.ident}: the page does not show {page.as_user}, so the session was not used")
+    return elapsed
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -555,11 +564,13 @@ def combine_rounds(pages: list[Page], rounds: list[dict[str, dict]]) -> dict[str
     return combined
 
 
-def print_table(pages: list[Page], figures: dict[str, dict], queries: dict[str, int], rounds: int = 1) -> None:
+def print_table(pages: list[Page], figures: dict[str, dict], queries: dict[str, int], rounds: int = 1,
+                first: dict[str, float] | None = None) -> None:
     spread = rounds > 1
+    first = first or {}
     header = (f"{'page':<30} {'path':<34} {'req/s':>8} {'vs bare view':>14} {'of bare':>8} "
               + (f"{'ratio range':>12} " if spread else "")
-              + f"{'median ms':>10} {'p95 ms':>8} {'errors':>7} {'queries':>8}")
+              + f"{'median ms':>10} {'p95 ms':>8} {'first ms':>9} {'errors':>7} {'queries':>8}")
     print(header)
     print("-" * len(header))
     for index, page in enumerate(pages):
@@ -576,7 +587,8 @@ def print_table(pages: list[Page], figures: dict[str, dict], queries: dict[str, 
         shown = page.path if len(page.path) <= 34 else page.path[:31] + "..."
         print(f"{page.label:<30} {shown:<34} {figure['rps']:>8.1f} {ratio:>14} {share:>8} "
               + (f"{span:>12} " if spread else "")
-              + f"{figure['median_ms']:>10.1f} {figure['p95_ms']:>8.1f} {figure['errors']:>7} "
+              + f"{figure['median_ms']:>10.1f} {figure['p95_ms']:>8.1f} {first.get(page.ident, float('nan')):>9.1f} "
+              f"{figure['errors']:>7} "
               f"{queries[page.ident]:>8}")
     few = [page.label for page in pages if figures[page.ident]["requests"] < 20 * rounds]
     if few:
@@ -716,13 +728,23 @@ def main() -> None:
                             WRK_SCRIPT.relative_to(ROOT))))
         print()
         rounds: list[dict[str, dict]] = []
+        first: dict[str, float] = {}
         load_before = load_text()
+        too_slow: list[Page] = []
         for round_number in range(args.rounds):
             figures = {}
             for page in pages:
                 cookie = cookies.get(page.as_user) if page.as_user else None
+                if page in too_slow:
+                    continue
                 if round_number == 0:
-                    check_page(server.port, page, cookie)
+                    try:
+                        first[page.ident] = check_page(server.port, page, cookie)
+                    except TimeoutError:
+                        # One page taking over a minute should not cost the whole run: report it, go on.
+                        print(f"{page.label} ({page.path}): no answer within 60 s; not measured")
+                        too_slow.append(page)
+                        continue
                     run_load(server.port, page.path, 60, args.concurrency, 2 * args.concurrency, cookie)  # warm-up
                 if wrk:
                     figures[page.ident] = run_wrk(wrk, server.port, page.path, args.seconds, args.concurrency,
@@ -731,10 +753,13 @@ def main() -> None:
                     figures[page.ident] = run_load(server.port, page.path, args.seconds, args.concurrency,
                                                    args.max_requests, cookie)
             rounds.append(figures)
+        pages = [page for page in pages if page not in too_slow]
         if args.rounds > 1:
             print(f"{args.rounds} rounds over every page; each figure is the median over the rounds, each ratio "
                   "taken against the bare view of its own round")
-        print_table(pages, combine_rounds(pages, rounds), queries, args.rounds)
+        print_table(pages, combine_rounds(pages, rounds), queries, args.rounds, first)
+        print("first ms: the page's first request through gunicorn, alone, before its warm-up (a cold request: "
+              "no cache of the site's holds it yet, and the worker may be loading templates)")
         print()
         print(f"load average (1, 5, 15 min) before the pages: {load_before}; after: {load_text()} "
               f"(the machine's other work shares the {os.cpu_count()} CPUs)")

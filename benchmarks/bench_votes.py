@@ -105,18 +105,25 @@ def sweep_archive(*, pending: int, voters: int, votes_per_matter: int, seed: int
     }
 
 
+CPU_SECONDS: list[float] = []  # this process's CPU time of each figure, in the order measured
+
+
 def _timed(function, repeat: int) -> tuple[float, int, object]:
     """Median seconds over ``repeat`` calls, the queries of the last call, and its result."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    seconds = []
+    seconds, cpu = [], []
     result = None
     for _ in range(repeat):
         with CaptureQueriesContext(connection) as queries:
-            began = time.perf_counter()
+            began, began_cpu = time.perf_counter(), time.process_time()
             result = function()
             seconds.append(time.perf_counter() - began)
+            cpu.append(time.process_time() - began_cpu)
+    # On a shared machine the wall time includes waiting for a CPU; this process's CPU time does not (nor
+    # the database's work). Both are printed at the end.
+    CPU_SECONDS.append(statistics.median(cpu))
     return statistics.median(seconds), len(queries), result
 
 
@@ -167,11 +174,25 @@ def measure_sweep(*, pending: int = 1000, voters: int = 15, votes_per_matter: in
     first_s, first_queries, first = _timed(lambda: matters_flag_resolvable(now=NOW), 1)
     again_s, again_queries, again = _timed(lambda: matters_flag_resolvable(now=NOW), 1)
     assert len(first.done) == len(dry.done) and not again.done
-    return {
+    figures = {
         "pending": pending, "flagged": len(first.done), "seconds": first_s, "queries": first_queries,
         "dry_seconds": dry_s, "dry_queries": dry_queries, "steady_seconds": again_s,
         "steady_queries": again_queries,
     }
+    # The other beat jobs that read every pending matter: notices (new matters, closing soon) and, when the
+    # game allows it, resolving on its own (a dry run: it judges every matter to find the first to resolve).
+    from dynasties.models import Game
+    from votes.jobs import matters_auto_resolve
+    from votes.notices import notices_send
+
+    figures["notices_dry_seconds"], figures["notices_dry_queries"], _ = _timed(
+        lambda: notices_send(now=NOW, dry_run=True), 1)
+    figures["notices_seconds"], figures["notices_queries"], sent = _timed(lambda: notices_send(now=NOW), 1)
+    figures["notices_done"] = len(sent.done)
+    Game.objects.update(auto_resolve=True)
+    figures["auto_dry_seconds"], figures["auto_dry_queries"], _ = _timed(
+        lambda: matters_auto_resolve(now=NOW, dry_run=True), 1)
+    return figures
 
 
 def setup_django(database_url: str) -> None:
@@ -230,6 +251,15 @@ def main() -> None:
               f"{sweep['queries']} queries")
         print(f"  next run (nothing new):                      {sweep['steady_seconds']:7.3f} s  "
               f"{sweep['steady_queries']} queries")
+        print(f"notices (notices_send) over the same matters: dry run {sweep['notices_dry_seconds']:7.3f} s  "
+              f"{sweep['notices_dry_queries']} queries; real run {sweep['notices_seconds']:7.3f} s  "
+              f"{sweep['notices_queries']} queries ({sweep['notices_done']} matters with notices)")
+        print(f"auto-resolve (matters_auto_resolve), dry run (finds the first to resolve): "
+              f"{sweep['auto_dry_seconds']:7.3f} s  {sweep['auto_dry_queries']} queries")
+        labels = ("engine", "tally command", "tally box", "sweep dry run", "sweep first run", "sweep next run",
+                  "notices dry run", "notices", "auto-resolve dry run")
+        print("this process's CPU time of each, without the wait for a CPU or the database's work: " + ", ".join(
+            f"{label} {seconds * 1000:.1f} ms" for label, seconds in zip(labels, CPU_SECONDS, strict=False)))
     finally:
         from django.db import connections
 

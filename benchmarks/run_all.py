@@ -17,6 +17,7 @@ from pathlib import Path
 BENCH_DIR = Path(__file__).resolve().parent
 ROOT = BENCH_DIR.parent
 SCRIPTS = ("bench_diff.py", "bench_wiki.py", "bench_gndt.py", "bench_votes.py", "bench_archive.py", "bench_pages.py",
+           "bench_amendments.py",
            "bench_stats.py")
 
 

@@ -43,6 +43,7 @@ urlpatterns = [
     path("", include("dynasties.urls")),
     path("", include("blognomic.messaging.urls")),
     path("", include("blognomic.commitments.urls")),
+    path("", include("blognomic.time_travel.urls")),
     path("api/", api.urls),
     path("django-admin/", admin.site.urls),
 ]

@@ -188,6 +188,16 @@ class DynastyQuerySet(models.QuerySet):
     def current(self) -> Dynasty | None:
         return self.filter(ended_at__isnull=True).order_by("-number").select_related("emperor").first()
 
+    def at(self, moment: datetime) -> Dynasty | None:
+        """The dynasty that was running at ``moment`` (begun by then, not yet ended), with its Emperor."""
+        return (
+            self.filter(started_at__lte=moment)
+            .filter(models.Q(ended_at__isnull=True) | models.Q(ended_at__gt=moment))
+            .select_related("emperor")
+            .order_by("-started_at", "-number")
+            .first()
+        )
+
 
 class Dynasty(models.Model):
     number = models.PositiveIntegerField(unique=True)

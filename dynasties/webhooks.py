@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
@@ -52,6 +53,23 @@ def webhook_queue(*, key: str, payload: dict, now: datetime) -> int:
         except IntegrityError:  # queued before
             continue
         queued += 1
+    return queued
+
+
+def webhook_queue_many(*, events: Sequence[tuple[str, dict]], now: datetime) -> int:
+    """``webhook_queue`` for many (key, payload) events: the webhooks are read once, and with none
+    enabled (the usual case) that one query is all."""
+    webhooks = list(Webhook.objects.filter(enabled=True))
+    queued = 0
+    for webhook in webhooks:
+        for key, payload in events:
+            try:
+                with transaction.atomic():
+                    WebhookDelivery.objects.create(webhook=webhook, key=key, payload=payload, created_at=now,
+                                                   next_attempt_at=now)
+            except IntegrityError:  # queued before
+                continue
+            queued += 1
     return queued
 
 

@@ -48,6 +48,7 @@ class _InlineRenderer:
         self.ruleset = ruleset
         self.url_for_anchor = url_for_anchor
         self.rule_history_url: AnchorUrl | None = None
+        self.blame_markers = False
         self._titles = _titles_by_casefold(ruleset)
 
     def render(self, text: str) -> str:
@@ -251,15 +252,19 @@ def render_ruleset_html(
     url_for_anchor: AnchorUrl = _same_page,
     include_toc: bool = True,
     rule_history_url: AnchorUrl | None = None,
+    blame_markers: bool = False,
 ) -> str:
     """The whole ruleset as safe HTML: contents, then sections with numbered, anchored rule headings.
 
     ``url_for_anchor`` builds the links of references inside rule bodies, so a page showing an old
     revision can point them at that revision; the contents always link within the page.
-    ``rule_history_url``, when given, adds a "history" link to every rule heading.
+    ``rule_history_url``, when given, adds a "history" link to every rule heading. ``blame_markers`` puts
+    an HTML comment naming the rule's anchor under each heading, for the page to replace with what last
+    changed the rule: that comes from the database, so the rendering itself stays cacheable by text.
     """
     inline = _InlineRenderer(ruleset, url_for_anchor)
     inline.rule_history_url = rule_history_url
+    inline.blame_markers = blame_markers
     out = ['<div class="ruleset">']
     if include_toc:
         out.append(render_toc_html(ruleset))
@@ -299,6 +304,8 @@ def _render_rule(rule: Rule, inline: _InlineRenderer) -> str:
         f' <a class="rule-permalink" href="#{anchor}" aria-label="Link to this rule">¶</a>'
         f"{history}</h{level}>",
     ]
+    if inline.blame_markers:
+        out.append(f"<!--rule-blame:{anchor}-->")
     out.extend(_render_blocks(rule.body, inline))
     out.extend(_render_rule(child, inline) for child in rule.children)
     out.append("</article>")

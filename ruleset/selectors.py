@@ -16,7 +16,6 @@ from django.http import Http404
 from ruleset.models import Page, ProtectionChange, Revision, RuleChange
 
 HISTORY_PER_PAGE = 50
-RULE_HISTORY_PER_PAGE = 50
 PROTECTION_LOG_ROWS = 5
 
 
@@ -111,7 +110,7 @@ class NumberedPage:
         return self.num_pages > 1
 
 
-def _page_number(raw: str | None, num_pages: int) -> int:
+def page_number_within(raw: str | None, num_pages: int) -> int:
     try:
         number = int(raw or 1)
     except ValueError:
@@ -127,7 +126,7 @@ def revision_history(page: Page, page_number: str | None, per_page: int = HISTOR
     """
     latest = latest_number(page)
     num_pages = max(1, math.ceil(latest / per_page))
-    number = _page_number(page_number, num_pages)
+    number = page_number_within(page_number, num_pages)
     high = latest - (number - 1) * per_page
     low = max(1, high - per_page + 1)
     revisions = list(
@@ -172,47 +171,21 @@ def revision_as_of(page: Page, moment: datetime) -> Revision | None:
 
 
 def rule_changes_in(revision: Revision) -> list[RuleChange]:
-    """The rules a ruleset revision added, changed or removed, in rule-number order."""
-    changes = list(RuleChange.objects.filter(revision=revision).only("anchor", "kind", "number", "title"))
-    return sorted(changes, key=lambda change: [int(n) for n in change.number.split(".") if n.isdigit()])
+    """The rules a ruleset revision added, changed, renamed or removed, in rule-number order.
 
-
-@dataclass(frozen=True)
-class RuleHistory:
-    anchor: str
-    latest: RuleChange | None
-    changes: NumberedPage
-    unindexed: int
-
-
-def rule_history(page: Page, anchor: str, page_number: str | None,
-                 per_page: int = RULE_HISTORY_PER_PAGE) -> RuleHistory:
-    """Every revision that added, changed or removed the rule ``anchor``, newest first.
-
-    Revisions loaded from an archive are not indexed until ``manage.py index_rule_changes`` runs;
-    ``unindexed`` says how many of the page's revisions that leaves out.
+    A renamed rule is one entry (its ``former_title`` set), not a removal and an addition.
     """
-    changes = RuleChange.objects.filter(page=page, anchor=anchor)
-    total = changes.count()
-    num_pages = max(1, math.ceil(total / per_page))
-    number = _page_number(page_number, num_pages)
-    rows = list(
-        changes.select_related("revision", "revision__author", "revision__post")
-        .only(
-            "anchor", "kind", "number", "title", "revision__id", "revision__number", "revision__at",
-            "revision__summary", "revision__size", "revision__author__username", "revision__post__slug",
-            "revision__post__title",
-        )
-        .order_by("-revision__number")[(number - 1) * per_page : number * per_page]
-    )
-    latest = changes.only("anchor", "kind", "number", "title").order_by("-revision__number").first()
-    unindexed = page.revisions.filter(rules_indexed=False).count()
-    return RuleHistory(
-        anchor=anchor,
-        latest=latest,
-        changes=NumberedPage(rows=rows, number=number, num_pages=num_pages),
-        unindexed=unindexed,
-    )
+    changes = list(RuleChange.objects.filter(revision=revision).only(
+        "anchor", "kind", "number", "title", "previous_anchor"))
+    removed = {change.anchor: change for change in changes if change.kind == RuleChange.REMOVED}
+    renamed_from = set()
+    for change in changes:
+        before = removed.get(change.previous_anchor) if change.kind == RuleChange.ADDED else None
+        change.former_title = before.title if before else ""
+        if before:
+            renamed_from.add(before.anchor)
+    kept = [change for change in changes if change.anchor not in renamed_from or change.kind != RuleChange.REMOVED]
+    return sorted(kept, key=lambda change: [int(n) for n in change.number.split(".") if n.isdigit()])
 
 
 def pages_index() -> list[Page]:

@@ -230,11 +230,13 @@ def revision_revert(*, page: Page, number: int, author, now: datetime, base_numb
 
 
 def _append(*, page: Page, author, text: str, summary: str, now: datetime, post=None,
-            base_number: int | None = None, allow_unchanged: bool = False) -> Revision:
+            base_number: int | None = None, allow_unchanged: bool = False,
+            renames: Mapping[str, str] | None = None) -> Revision:
     """Lock the page, check for a conflict, write the revision and record the rules it changed.
 
     ``allow_unchanged`` lets a flow record an event (an Ascension keeping every rule and term) as a
-    revision even when the text stays the same.
+    revision even when the text stays the same. ``renames`` (new anchor → old anchor) names rules the
+    flow knows it renamed, beyond those the rule-change index pairs by itself.
     """
     with transaction.atomic():
         page = Page.objects.select_for_update().get(pk=page.pk)
@@ -255,21 +257,31 @@ def _append(*, page: Page, author, text: str, summary: str, now: datetime, post=
             rules_indexed=page.is_ruleset,
         )
         if page.is_ruleset:
-            RuleChange.objects.bulk_create(_rule_changes(page, revision, latest.text if latest else ""))
+            RuleChange.objects.bulk_create(
+                _rule_changes(page, revision, latest.text if latest else "", renames=renames))
         page.current = revision
         page.save(update_fields=["current"])
     return revision
 
 
-def _rule_changes(page: Page, revision: Revision, previous_text: str) -> list[RuleChange]:
+def _rule_changes(page: Page, revision: Revision, previous_text: str,
+                  renames: Mapping[str, str] | None = None) -> list[RuleChange]:
     """The rules ``revision`` added, changed or removed compared with ``previous_text``, by anchor.
 
-    A rule that reappears under a new title is recorded as added with its ``previous_anchor``.
+    A rule that reappears under a new title is recorded as added with its ``previous_anchor``: the
+    ``renames`` given (new anchor → old) first, then the pairs ``pair_renamed_rules`` finds among the rest.
     """
-    old_ruleset, new_ruleset = parse_ruleset(previous_text), parse_ruleset(revision.text)
+    return _changes_between(page, revision, parse_ruleset(previous_text), parse_ruleset(revision.text))
+
+
+def _changes_between(page: Page, revision: Revision, old_ruleset, new_ruleset) -> list[RuleChange]:
     old = {rule.anchor: rule for rule in old_ruleset.all_rules()}
     new = {rule.anchor: rule for rule in new_ruleset.all_rules()}
-    renamed = pair_renamed_rules(old_ruleset, new_ruleset)
+    known = {after: before for after, before in (renames or {}).items()
+             if after in new and after not in old and before in old and before not in new}
+    renamed = {after: before for after, before in pair_renamed_rules(old_ruleset, new_ruleset).items()
+               if after not in known and before not in known.values()}
+    renamed.update(known)
     changes = []
     for anchor, rule in new.items():
         if anchor not in old:
@@ -294,33 +306,62 @@ def _rule_change(page: Page, revision: Revision, rule, kind: str) -> RuleChange:
                       number=rule.number[:40], title=rule.title[:300])
 
 
+# Revisions read, and rule changes written, per query when indexing in bulk.
+INDEX_BATCH = 500
+
+
 def rule_changes_index(*, page: Page | None = None) -> int:
     """Record the rule changes of ruleset revisions that lack them (those loaded from an archive).
 
     Idempotent: revisions already indexed are skipped, so running it twice does nothing more. Returns how
-    many revisions were indexed.
+    many revisions were indexed. Each page's revisions are read in order, a batch per query, and each text
+    is parsed once (as the newer side of one pair and the older of the next), so a whole archive's Ruleset
+    history takes a few queries per batch rather than several per revision.
     """
     pages = Page.objects.filter(kind=Page.RULESET)
     if page is not None:
         pages = pages.filter(pk=page.pk)
     indexed = 0
     for ruleset_page in pages.filter(revisions__rules_indexed=False).distinct():
-        numbers = ruleset_page.revisions.filter(rules_indexed=False).order_by("number")
-        for number in numbers.values_list("number", flat=True):
-            pair = {
-                revision.number: revision
-                for revision in ruleset_page.revisions.filter(number__in=[number - 1, number]).only(
-                    "id", "number", "text"
-                )
-            }
-            revision = pair[number]
-            previous_text = pair[number - 1].text if number - 1 in pair else ""
-            with transaction.atomic():
-                RuleChange.objects.filter(revision=revision).delete()
-                RuleChange.objects.bulk_create(_rule_changes(ruleset_page, revision, previous_text))
-                Revision.objects.filter(pk=revision.pk).update(rules_indexed=True)
-            indexed += 1
+        with transaction.atomic():
+            indexed += _index_page(ruleset_page)
     return indexed
+
+
+def _index_page(page: Page) -> int:
+    """Index ``page``'s unindexed revisions, each against the revision numbered just before it."""
+    first = page.revisions.filter(rules_indexed=False).order_by("number").values_list("number", flat=True).first()
+    if first is None:
+        return 0
+    # The page is named in only(): the related manager reads it for every row and would fetch it one by one.
+    revisions = page.revisions.order_by("number").only("id", "page", "number", "text", "rules_indexed")
+    indexed, after = 0, first - 2
+    previous_number, previous_parsed = None, parse_ruleset("")
+    while True:
+        # Keyset pages: each batch is read whole before this batch's writes, on any database.
+        chunk = list(revisions.filter(number__gt=after)[:INDEX_BATCH])
+        if not chunk:
+            return indexed
+        batch: list[Revision] = []
+        changes: list[RuleChange] = []
+        for revision in chunk:
+            parsed = parse_ruleset(revision.text)
+            if not revision.rules_indexed:
+                before = previous_parsed if previous_number == revision.number - 1 else parse_ruleset("")
+                changes.extend(_changes_between(page, revision, before, parsed))
+                batch.append(revision)
+            previous_number, previous_parsed = revision.number, parsed
+        if batch:
+            indexed += _write_index_batch(batch, changes)
+        after = chunk[-1].number
+
+
+def _write_index_batch(revisions: list[Revision], changes: list[RuleChange]) -> int:
+    ids = [revision.pk for revision in revisions]
+    RuleChange.objects.filter(revision_id__in=ids).delete()
+    RuleChange.objects.bulk_create(changes, batch_size=INDEX_BATCH * 4)
+    Revision.objects.filter(pk__in=ids).update(rules_indexed=True)
+    return len(ids)
 
 
 def page_set_protection(
@@ -420,8 +461,11 @@ def ruleset_apply_ascension(
             except RulesetEditError as error:
                 raise WikiError(str(error)) from error
             text, repealed = repeal.text, repeal.repealed
+        renames: dict[str, str] = {}
         if replacements:
+            before = text
             text = replace_keywords(text, replacements, plurals=plurals)
+            renames = _renamed_by_keywords(before, text)
         return _append(
             page=page,
             author=author,
@@ -430,7 +474,20 @@ def ruleset_apply_ascension(
             now=now,
             post=post,
             allow_unchanged=True,
+            renames=renames,
         )
+
+
+def _renamed_by_keywords(before: str, after: str) -> dict[str, str]:
+    """Rules whose anchor a keyword replacement changed: new anchor → old anchor.
+
+    Replacing words never adds, removes or reorders headings, so the rules of the two texts correspond
+    one to one in document order, however much of each title and body the replacement rewrote.
+    """
+    old_rules, new_rules = list(parse_ruleset(before).all_rules()), list(parse_ruleset(after).all_rules())
+    if len(old_rules) != len(new_rules):
+        return {}
+    return {new.anchor: old.anchor for old, new in zip(old_rules, new_rules, strict=True) if new.anchor != old.anchor}
 
 
 def _ascension_summary(repealed: tuple[tuple[str, str], ...], replacements: Mapping[str, str]) -> str:

@@ -7,13 +7,11 @@ active player without another query.
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -24,10 +22,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from dynasties.inputs import path_number, query_number
 from dynasties.parsing import MAX_INTEGER
 from ruleset import selectors
-from ruleset.diffing import render_inline_diff, render_side_by_side_diff
+from ruleset.cached import content_html, diff_html
+from ruleset.diffing import render_side_by_side_diff
 from ruleset.forms import AsOfForm, NewPageForm, RevisionForm
+from ruleset.lineage import fill_blame, rule_lineage, ruleset_blame
 from ruleset.models import Page, Revision
-from ruleset.render import render_ruleset_html, render_wiki_html
 from ruleset.services import (
     EditConflict,
     WikiError,
@@ -65,50 +64,6 @@ def _edit_refusal(request: HttpRequest, page: Page, now: datetime) -> str | None
     return page_edit_refusal(page=page, user=request.user, now=now, is_active=_is_active(request))
 
 
-RENDER_VERSION = 1
-"""Part of the cache key of rendered pages: raise it when the renderers' output changes."""
-RENDER_CACHE_SECONDS = 7 * 24 * 3600
-
-
-def _content_html(page: Page, revision: Revision | None) -> tuple[str, dict]:
-    """The revision's text as HTML and, for a ruleset, its glossary.
-
-    Revisions never change, so the rendering is cached under a digest of the text (not the revision's
-    id, which a database may hand out again after a rollback).
-    """
-    if revision is None:
-        return "", {}
-    key = f"wiki-html:{RENDER_VERSION}:{page.kind}:{page.slug}:{_digest(revision.text)}"
-    cached = cache.get(key)
-    if cached is None:
-        cached = _render_content(page, revision.text)
-        cache.set(key, cached, RENDER_CACHE_SECONDS)
-    return cached
-
-
-def _digest(text: str) -> str:
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
-
-
-def _diff_html(old: str, new: str, view: str) -> str:
-    """The diff of two texts as HTML, cached like renderings: the same two texts always diff the same."""
-    key = f"wiki-diff:{RENDER_VERSION}:{view}:{_digest(old)}:{_digest(new)}"
-    html = cache.get(key)
-    if html is None:
-        html = (render_side_by_side_diff if view == "side" else render_inline_diff)(old, new)
-        cache.set(key, html, RENDER_CACHE_SECONDS)
-    return html
-
-
-def _render_content(page: Page, text: str) -> tuple[str, dict]:
-    if page.is_ruleset:
-        ruleset = parse_ruleset(text)
-        history_url = reverse("wiki_rule_history", args=[page.slug, "-"]).removesuffix("-/history/")
-        html = render_ruleset_html(ruleset, rule_history_url=lambda anchor: f"{history_url}{anchor}/history/")
-        return html, ruleset.glossary()
-    return render_wiki_html(text), {}
-
-
 def _page_context(request: HttpRequest, page: Page, now: datetime, **context) -> dict:
     refusal = _edit_refusal(request, page, now)
     return {"page": page, "can_edit": refusal is None, "edit_refusal": refusal,
@@ -132,7 +87,8 @@ def wiki_page(request: HttpRequest, slug: str) -> HttpResponse:
     now = _now_and_state(request)
     page = selectors.page_for_reading(slug)
     revision = selectors.revision_by_number(page, page.current.number) if page.current_id else None
-    html, glossary = _content_html(page, revision)
+    html, glossary = content_html(page, revision)
+    html = fill_blame(html, ruleset_blame(page) if page.is_ruleset and revision else None)
     return render(request, "ruleset/page.html", _page_context(
         request, page, now, revision=revision, content_html=html, glossary=glossary, tab="read",
     ))
@@ -148,7 +104,8 @@ def wiki_revision(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 def _render_revision(request: HttpRequest, page: Page, revision: Revision, now: datetime,
                      as_of: datetime | None = None) -> HttpResponse:
-    html, glossary = _content_html(page, revision)
+    html, glossary = content_html(page, revision)
+    html = fill_blame(html, None)
     return render(request, "ruleset/revision.html", _page_context(
         request, page, now, revision=revision, content_html=html, glossary=glossary, as_of=as_of,
         as_of_form=AsOfForm(initial={"at": as_of or revision.at}), tab="history",
@@ -220,7 +177,7 @@ def wiki_diff(request: HttpRequest, slug: str, old: str, new: str) -> HttpRespon
     adjacent = new_number == old_number + 1
     context = _page_context(
         request, page, now, old=old_revision, new=new_revision, view=view, page_url=page.get_absolute_url(),
-        diff_html=_diff_html(old_revision.text, new_revision.text, view),
+        diff_html=diff_html(old_revision.text, new_revision.text, view),
         rule_changes=selectors.rule_changes_in(new_revision) if adjacent and page.is_ruleset else [],
         adjacent=adjacent, tab="history",
     )
@@ -244,16 +201,19 @@ def wiki_rule(request: HttpRequest, slug: str, ref: str) -> HttpResponse:
 
 @require_GET
 def wiki_rule_history(request: HttpRequest, slug: str, anchor: str) -> HttpResponse:
-    """Every revision that added, changed or removed one rule."""
+    """Every revision that added, changed, renamed or removed one rule, under each title it has had."""
     now = _now_and_state(request)
     page = selectors.page_for_reading(slug)
     if not page.is_ruleset:
         raise Http404("Only the Ruleset has numbered rules.")
-    history = selectors.rule_history(page, anchor, request.GET.get("page"))
-    if history.latest is None and not history.unindexed:
+    lineage = rule_lineage(page, anchor, request.GET.get("page"))
+    if lineage.latest is None and not lineage.unindexed:
         raise Http404("No rule with that anchor has ever been in this page.")
+    if lineage.renamed_to:
+        # The rule was renamed, not repealed: its whole history is under the title it has now.
+        return redirect(reverse("wiki_rule_history", args=[page.slug, lineage.renamed_to]))
     return render(request, "ruleset/rule_history.html", _page_context(
-        request, page, now, rule_history=history, tab="history",
+        request, page, now, rule_history=lineage, tab="history",
     ))
 
 

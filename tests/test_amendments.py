@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from blognomic.amendments.operations import AmendmentRefused
 from blognomic.amendments.services import (
@@ -292,3 +294,52 @@ def test_an_archive_with_a_malformed_amendment_names_the_field_and_writes_nothin
     with pytest.raises(ArchiveError, match=r"amendments\[0\]\.operations: Operation 1 \(repeal \): it needs “rule”"):
         import_archive(archive)
     assert Post.objects.count() == before
+
+
+def panel_queries(client) -> int:
+    client.get("/admin-panel/")  # the first view after a change fills the previews' cache
+    with CaptureQueriesContext(connection) as context:
+        assert client.get("/admin-panel/").status_code == 200
+    return len(context.captured_queries)
+
+
+def test_the_admin_panel_shows_conflicts_without_a_query_per_amendment(client, game, t0):
+    """Three pending matters cost the same queries whether one or all three carry an amendment (one of them
+    in conflict): the state the previews depend on is read once, and the previews come from the cache."""
+    propose(game, game.players[2], "Proposal: Fog Horn", [FOG_PASSAGE], at=t0)
+    propose(game, game.players[3], "Proposal: Fog Bank", [
+        {"op": "rule_replace_passage", "rule": "rule-fog", "old": "When the fog comes", "new": "In fog"}],
+        at=t0 + timedelta(minutes=1))
+    propose(game, game.players[4], "Proposal: Rich", [{"op": "cell_add", "row": "P03", "column": "Money", "delta": 7}],
+            at=t0 + timedelta(minutes=2))
+    ruleset = Page.objects.get(slug="ruleset")
+    revision_add(page=ruleset, author=game.admin, text=ruleset.current.text.replace("nobody sees", "all is grey"),
+                 summary="By hand", now=t0 + timedelta(minutes=3))
+    client.force_login(game.admin)
+    html = client.get("/admin-panel/").content.decode()
+    assert html.count("amendment-conflict") >= 1
+    all_three = panel_queries(client)
+    Amendment.objects.exclude(post__slug="fog-horn").delete()
+    assert panel_queries(client) == all_three
+
+
+def post_page_queries(client, post) -> int:
+    client.get(post.get_absolute_url())  # the first view computes the preview and caches it
+    with CaptureQueriesContext(connection) as context:
+        assert client.get(post.get_absolute_url()).status_code == 200
+    return len(context.captured_queries)
+
+
+def test_the_live_diff_costs_one_query_once_cached(client, game, t0):
+    """The post page of a matter with an amendment reads its cached preview: one query (the newest revision,
+    update, parameter change and rename) beyond the page of a prose-only matter, until something changes."""
+    plain = post_create_with_amendment(author=game.players[3], kind="proposal", title="Proposal: Words Only",
+                                       body="Prose.", flavour="", trivial=False, anonymous=False, operations=[],
+                                       base_number=None, now=t0)
+    amended = propose(game, game.players[2], "Proposal: Fog Horn", [FOG_PASSAGE], at=t0)
+    assert post_page_queries(client, amended) == post_page_queries(client, plain) + 1
+    ruleset = Page.objects.get(slug="ruleset")
+    revision_add(page=ruleset, author=game.admin, text=ruleset.current.text.replace("nobody sees", "all is grey"),
+                 summary="Greyer", now=t0 + timedelta(minutes=5))
+    html = client.get(amended.get_absolute_url()).content.decode()
+    assert "the passage to replace no longer occurs" in html, "a new revision renews the cached preview"

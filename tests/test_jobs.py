@@ -17,6 +17,10 @@ from votes.models import Post, Resolution
 
 pytestmark = pytest.mark.django_db
 
+# The flag run, whatever the number of matters: the game state, the pending posts and their votes, the admins
+# and their preferences, the notices already sent, the flags, the new notices and the webhooks.
+FLAG_QUERIES = 13
+
 
 @pytest.fixture
 def players(t0):
@@ -108,3 +112,48 @@ def test_notices_show_in_the_header_and_are_read_on_their_page(client, players, 
     assert '<strong class="badge">1</strong>' in client.get("/").content.decode()
     assert "may now be enacted" in client.get("/notices/").content.decode()
     assert 'class="badge"' not in client.get("/").content.decode()
+
+
+def _failable_proposals(players, t0, count: int) -> list[Post]:
+    """``count`` pending proposals with quorum AGAINST (any of them may be failed, not only the oldest), written
+    directly: posting limits would refuse so many."""
+    from votes.models import Comment
+
+    posts = []
+    for n in range(count):
+        post = Post.objects.create(slug=f"sweep-{n}", kind="proposal", status="pending", title=f"Proposal: Sweep {n}",
+                                   author=players[2], posted_at=t0 + timedelta(minutes=n), body="Do a thing.",
+                                   body_html="<p>Do a thing.</p>")
+        for voter in (players[0], players[3], players[4]):
+            Comment.objects.create(post=post, author=voter, at=t0 + timedelta(hours=1), icon="against")
+        posts.append(post)
+    return posts
+
+
+@pytest.mark.parametrize("count", [3, 12])
+def test_flagging_many_matters_takes_the_same_queries_as_flagging_few(players, t0, count,
+                                                                      django_assert_num_queries):
+    """A run that finds hundreds of matters resolvable at once (after an import) writes them together."""
+    posts = _failable_proposals(players, t0, count)
+    Notification.objects.create(user=players[1], key=f"failable_since:{posts[0].pk}", text="told before",
+                                created_at=t0)
+    # The only admin has an email address: no bulk insert, and the notices to mail go one by one.
+    with django_assert_num_queries(FLAG_QUERIES - 1 + 5 * (count - 1)):
+        report = matters_flag_resolvable(now=t0 + timedelta(hours=12))
+    assert len(report.done) == count
+    assert not Post.objects.filter(pk__in=[p.pk for p in posts], failable_since__isnull=True).exists()
+    assert Notification.objects.filter(user=players[1]).count() == count  # one of them from before
+    assert len(mail.outbox) == count - 1
+
+
+def test_flagging_many_tells_admins_without_email_in_one_insert(players, t0, django_assert_num_queries):
+    players[1].email = ""
+    players[1].save()
+    count = 20
+    _failable_proposals(players, t0, count)
+    with django_assert_num_queries(FLAG_QUERIES):
+        matters_flag_resolvable(now=t0 + timedelta(hours=12))
+    assert Notification.objects.filter(user=players[1]).count() == count
+    assert not mail.outbox
+    assert matters_flag_resolvable(now=t0 + timedelta(hours=13)).done == []
+    assert Notification.objects.filter(user=players[1]).count() == count

@@ -92,7 +92,8 @@ def test_every_wiki_view_uses_as_many_queries_for_5000_revisions_as_for_10(clien
 
 # What each view costs beyond the shared layout (the sidebar's game state), pinned so a change shows.
 WIKI_QUERIES = {
-    "page": 2,  # the page with its current revision's number; that revision with its text
+    "page": 4,  # the page with its current revision's number; that revision with its text; the blame:
+    # every rule's latest change, and those revisions with their posts
     "history, newest": 3,  # the page; one range of revisions (sizes, no text); the protection log
     "history, oldest": 3,
     "revision 1": 2,  # the page; the revision
@@ -100,7 +101,8 @@ WIKI_QUERIES = {
     "diff with latest": 2,  # the page; both revisions in one query
     "diff with previous": 3,  # and the rules the newer one changed
     "as of a moment": 2,  # the page; the revision current then
-    "rule history": 5,  # the page; count; one page of changes; the rule's latest change; unindexed count
+    "rule history": 6,  # the page; the additions (to follow renames); count; one page of changes with their
+    # revisions and posts; the rule's latest change; unindexed count
     "index": 1,  # every page with its current revision's summary
 }
 

@@ -12,21 +12,30 @@ from django.conf import settings
 
 from dynasties.beat import JobReport
 from dynasties.models import Game
-from dynasties.notify import admins_now, notify
-from dynasties.webhooks import webhook_queue
+from dynasties.notify import Notice, admins_now, notify, notify_many
+from dynasties.webhooks import webhook_queue_many
 from votes import engine
 from votes.models import Kind, Post
 from votes.selectors import judge_posts, resolvable_matters
 from votes.state import game_state
 
+# Posts flagged per query.
+FLAG_BATCH = 1000
+
 
 def matters_flag_resolvable(*, now: datetime, dry_run: bool = False) -> JobReport:
-    """Mark pending matters the moment they become enactable or failable, and tell the admins once."""
+    """Mark pending matters the moment they become enactable or failable, and tell the admins once.
+
+    The flags, notices and webhook events are written together, a few queries for the whole run, so a run
+    that finds hundreds of matters at once (after an import or an outage) is as quick as one that finds one.
+    """
     state = game_state(now)
     posts = list(Post.objects.pending().select_related("author"))
     judgements = judge_posts(posts, state=state, now=now)
-    admins = admins_now(now)
     report = JobReport()
+    flagged: dict[str, list[int]] = {"enactable_since": [], "failable_since": []}
+    notices: list[Notice] = []
+    events: list[tuple[str, dict]] = []
     for post in posts:
         judgement = judgements[post.pk]
         for flag, legal, verb in (("enactable_since", judgement.can_enact, "enacted"),
@@ -34,14 +43,20 @@ def matters_flag_resolvable(*, now: datetime, dry_run: bool = False) -> JobRepor
             if not legal or getattr(post, flag) is not None:
                 continue
             report.done.append(f"{post.slug}: may now be {verb}")
-            if dry_run:
-                continue
-            Post.objects.filter(pk=post.pk, **{f"{flag}__isnull": True}).update(**{flag: now})
-            notify(users=admins, key=f"{flag}:{post.pk}", now=now, url=post.get_absolute_url(), kind="resolvable",
-                   text=f"“{post.title}” may now be {verb}.")
-            webhook_queue(key=f"{flag}:{post.pk}", now=now, payload={
+            flagged[flag].append(post.pk)
+            key = f"{flag}:{post.pk}"
+            notices.append(Notice(key=key, text=f"“{post.title}” may now be {verb}.", url=post.get_absolute_url()))
+            events.append((key, {
                 "event": "matter_resolvable", "title": post.title, "kind": post.kind, "may_be": verb,
-                "url": settings.SITE_URL.rstrip("/") + post.get_absolute_url(), "at": now.isoformat()})
+                "url": settings.SITE_URL.rstrip("/") + post.get_absolute_url(), "at": now.isoformat()}))
+    if dry_run or not notices:
+        return report
+    for flag, pks in flagged.items():
+        for start in range(0, len(pks), FLAG_BATCH):
+            Post.objects.filter(pk__in=pks[start:start + FLAG_BATCH], **{f"{flag}__isnull": True}).update(
+                **{flag: now})
+    notify_many(users=admins_now(now), notices=notices, now=now, kind="resolvable")
+    webhook_queue_many(events=events, now=now)
     return report
 
 

@@ -16,8 +16,8 @@ from django.db import IntegrityError, transaction
 
 from dynasties.beat import JobReport
 from dynasties.models import EmailDigest, User
-from dynasties.notify import notify, preferences_of
-from dynasties.webhooks import webhook_queue
+from dynasties.notify import Notice, notify, notify_each, preferences_of
+from dynasties.webhooks import webhook_queue, webhook_queue_many
 from votes.models import Comment, Post, Resolution
 from votes.selectors import judge_posts
 from votes.state import game_state
@@ -48,18 +48,23 @@ def notices_send(*, now: datetime, dry_run: bool = False) -> JobReport:
     active = [user for user in state.roster.active]
     report = JobReport()
     recent = Post.objects.votable().filter(posted_at__gte=now - LOOK_BACK, posted_at__lte=now).select_related("author")
+    # Written together, a few queries for the whole run: after an outage or an import hundreds may be due.
+    posted_events, new_matters = [], []
     for post in recent:
-        if not dry_run:  # the chat hears of every matter, even one resolved before this run
-            webhook_queue(key=_key("posted", post.slug), payload=_event("matter_posted", post, post.posted_at), now=now)
-        if not post.is_pending:
-            continue
-        told = notify(users=[u for u in active if u.pk != post.author_id], key=_key("new-matter", post.slug), now=now,
-                      url=post.get_absolute_url(), kind="new_matter", dry_run=dry_run,
-                      text=f"New: “{post.title}”.")
-        if told:
-            report.done.append(f"{post.slug}: told {len(told)} of a new matter")
+        posted_events.append((_key("posted", post.slug), _event("matter_posted", post, post.posted_at)))
+        if post.is_pending:
+            new_matters.append((Notice(key=_key("new-matter", post.slug), text=f"New: “{post.title}”.",
+                                       url=post.get_absolute_url()),
+                                [u for u in active if u.pk != post.author_id], post))
+    if not dry_run:  # the chat hears of every matter, even one resolved before this run
+        webhook_queue_many(events=posted_events, now=now)
+    told = notify_each(deliveries=[(notice, users) for notice, users, _ in new_matters], now=now,
+                       kind="new_matter", dry_run=dry_run)
+    report.done += [f"{post.slug}: told {told[notice.key]} of a new matter"
+                    for notice, _, post in new_matters if told[notice.key]]
     judgements = judge_posts(state.pending, state=state, now=now)
     by_name = {user.username: user for user in active}
+    closing = []
     for post in state.pending:
         judgement = judgements.get(post.pk)
         if judgement is None:
@@ -68,11 +73,13 @@ def notices_send(*, now: datetime, dry_run: bool = False) -> JobReport:
         if not (judgement.can_enact or judgement.can_fail or any(moment <= now + CLOSING_WITHIN for moment in soon)):
             continue
         waiting = [by_name[name] for name in by_name if name not in judgement.tally.votes]
-        told = notify(users=waiting, key=_key("closing", post.slug), now=now, url=post.get_absolute_url(),
-                      kind="closing_soon", dry_run=dry_run,
-                      text=f"“{post.title}” may be resolved within 12 hours and you have not voted.")
-        if told:
-            report.done.append(f"{post.slug}: told {len(told)} it closes soon")
+        closing.append((Notice(key=_key("closing", post.slug), url=post.get_absolute_url(),
+                               text=f"“{post.title}” may be resolved within 12 hours and you have not voted."),
+                        waiting, post))
+    told = notify_each(deliveries=[(notice, users) for notice, users, _ in closing], now=now, kind="closing_soon",
+                       dry_run=dry_run)
+    report.done += [f"{post.slug}: told {told[notice.key]} it closes soon"
+                    for notice, _, post in closing if told[notice.key]]
     resolutions = (Resolution.objects.filter(at__gte=now - LOOK_BACK, at__lte=now).exclude(outcome="reopened")
                    .select_related("post", "post__author"))
     for resolution in resolutions:
@@ -99,18 +106,24 @@ def _replies_and_mentions(*, now: datetime, active: list[User], dry_run: bool) -
             "post_id", "author_id", "at"):
         earlier[post_id].append((at, author_id))
     by_pk = {user.pk: user for user in active}
+    replies, mentions = [], []
+    for comment in comments:
+        url = f"{comment.post.get_absolute_url()}#comment-{comment.pk}"
+        before = {author for at, author in earlier[comment.post_id] if at < comment.at and author != comment.author_id}
+        replies.append((Notice(key=f"reply:{comment.pk}", url=url,
+                               text=f"{comment.author.username} commented after you on “{comment.post.title}”."),
+                        [by_pk[pk] for pk in before if pk in by_pk]))
+        named = [user for user in active if user.pk != comment.author_id and _names(comment.text, user.username)]
+        mentions.append((Notice(key=f"mention:{comment.pk}", url=url,
+                                text=f"{comment.author.username} named you on “{comment.post.title}”."), named))
+    # Each kind written together: a run after an outage may find thousands of comments.
+    replied = notify_each(deliveries=replies, now=now, kind="reply", dry_run=dry_run)
+    mentioned = notify_each(deliveries=mentions, now=now, kind="mention", dry_run=dry_run)
     done = []
     for comment in comments:
-        before = {author for at, author in earlier[comment.post_id] if at < comment.at and author != comment.author_id}
-        told = notify(users=[by_pk[pk] for pk in before if pk in by_pk], key=f"reply:{comment.pk}", now=now,
-                      url=f"{comment.post.get_absolute_url()}#comment-{comment.pk}", kind="reply", dry_run=dry_run,
-                      text=f"{comment.author.username} commented after you on “{comment.post.title}”.")
-        named = [user for user in active if user.pk != comment.author_id and _names(comment.text, user.username)]
-        told += notify(users=named, key=f"mention:{comment.pk}", now=now, kind="mention", dry_run=dry_run,
-                       url=f"{comment.post.get_absolute_url()}#comment-{comment.pk}",
-                       text=f"{comment.author.username} named you on “{comment.post.title}”.")
+        told = replied[f"reply:{comment.pk}"] + mentioned[f"mention:{comment.pk}"]
         if told:
-            done.append(f"comment {comment.pk}: told {len(told)}")
+            done.append(f"comment {comment.pk}: told {told}")
     return done
 
 

@@ -81,13 +81,7 @@ def judge_matter(post: Post, comments: Iterable[Comment], *, state: GameState, n
 def electorate_at(moment: datetime) -> engine.Electorate:
     """Who could vote at a past moment: players active then, the Emperor of the dynasty then, hiatus then."""
     active = frozenset(User.objects.active_at(moment).values_list("username", flat=True))
-    dynasty = (
-        Dynasty.objects.filter(started_at__lte=moment)
-        .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=moment))
-        .select_related("emperor")
-        .order_by("-started_at", "-number")
-        .first()
-    )
+    dynasty = Dynasty.objects.at(moment)
     emperor = dynasty.emperor.username if dynasty and dynasty.emperor else None
     pending_dov = bool(pending_at(moment, kinds=(Kind.DOV,)))
     return engine.Electorate(active=active, emperor=emperor, hiatus=pending_dov)
@@ -358,6 +352,7 @@ def pending_at(moment: datetime, *, kinds: Sequence[str] | None = None) -> list[
         .filter(Q(status=Status.PENDING) | Exists(resolved_later))
         .annotate(outcome_then=Subquery(outcome_then))
         .filter(Q(outcome_then__isnull=True) | Q(outcome_then=Resolution.REOPENED))
+        .select_related("author")
         .order_by("posted_at", "pk")
     )
 

@@ -13,8 +13,7 @@ from datetime import datetime
 
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.db.models import Max
+from django.db import connection, transaction
 from django.utils.formats import date_format
 
 from blognomic.amendments.operations import (
@@ -284,29 +283,62 @@ def _preview_game(operations: list[dict], preview: Preview, descriptions: dict[i
 # --- the post page ----------------------------------------------------------------------------------
 
 
+_WORLD_MODELS = (Revision, Update, ParameterChange, Rename)
+
+
 def world_version() -> tuple:
-    """What changes whenever anything an amendment reads changes: the newest revision, update and record."""
-    return (
-        Revision.objects.aggregate(m=Max("pk"))["m"],
-        Update.objects.aggregate(m=Max("pk"))["m"],
-        ParameterChange.objects.aggregate(m=Max("pk"))["m"],
-        Rename.objects.aggregate(m=Max("pk"))["m"],
-    )
+    """What changes whenever anything an amendment reads changes: the newest revision, update, parameter change
+    and rename.
+
+    Every post page with an amendment asks this, so it is one plain statement of four ``MAX`` subqueries:
+    built through the ORM (four aggregates, or subqueries annotated on one row) it cost 1.5 to 10 ms of
+    query compilation, against a few hundredths of a millisecond here. The names come from the models.
+    """
+    quote = connection.ops.quote_name
+    newest = ", ".join(f"(SELECT MAX({quote(model._meta.pk.column)}) FROM {quote(model._meta.db_table)})"
+                       for model in _WORLD_MODELS)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {newest}")
+        return tuple(cursor.fetchone())
+
+
+def _preview_key(amendment: Amendment, world: tuple) -> str:
+    return "amendment:{}:{}:{}:{}".format(amendment.digest, amendment.base_ruleset_revision,
+                                          amendment.written_at.timestamp(), ":".join(map(str, world)))
+
+
+def _preview_now(amendment: Amendment, *, now: datetime) -> Preview:
+    try:
+        return amendment_preview(amendment.operations, base_number=amendment.base_ruleset_revision,
+                                 since=amendment.written_at, now=now)
+    except AmendmentRefused as error:
+        return Preview(problems=[str(error)])
 
 
 def amendment_preview_cached(amendment: Amendment, *, now: datetime) -> Preview:
     """The live preview of a stored amendment, cached by its digest and the state of what it reads."""
-    key = "amendment:{}:{}:{}:{}".format(amendment.digest, amendment.base_ruleset_revision,
-                                         amendment.written_at.timestamp(), ":".join(map(str, world_version())))
-    preview = cache.get(key)
-    if preview is None:
-        try:
-            preview = amendment_preview(amendment.operations, base_number=amendment.base_ruleset_revision,
-                                        since=amendment.written_at, now=now)
-        except AmendmentRefused as error:
-            preview = Preview(problems=[str(error)])
-        cache.set(key, preview, CACHE_SECONDS)
-    return preview
+    return amendment_previews_cached([amendment], now=now)[amendment.post_id]
+
+
+def amendment_previews_cached(amendments: list[Amendment], *, now: datetime) -> dict[int, Preview]:
+    """The live previews of several amendments, by post id: the state of the world is read once for all of
+    them and the cache asked once, so a page listing many (the admin panel) costs no query per amendment
+    while nothing they read has changed."""
+    if not amendments:
+        return {}
+    world = world_version()
+    keys = {amendment.post_id: _preview_key(amendment, world) for amendment in amendments}
+    found = cache.get_many(list(keys.values()))
+    previews, missing = {}, {}
+    for amendment in amendments:
+        key = keys[amendment.post_id]
+        if key in found:
+            previews[amendment.post_id] = found[key]
+        else:
+            previews[amendment.post_id] = missing[key] = _preview_now(amendment, now=now)
+    if missing:
+        cache.set_many(missing, CACHE_SECONDS)
+    return previews
 
 
 # --- posting ----------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ queries per table, whatever the archive's size.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from blognomic.archive.amendments import import_amendments
+from blognomic.archive.copying import insert_without_keys
 from blognomic.archive.fields import ArchiveError
 from blognomic.archive.keys import keep_primary_keys, reset_sequences
 from blognomic.archive.personal import import_personal
@@ -283,8 +284,22 @@ def _write_absences(parsed: Parsed, users: dict[str, User]) -> None:
     Absence.objects.bulk_create(absences, batch_size=CHUNK)
 
 
+def _renderer() -> Callable[[str], str]:
+    """``render_markdown`` that renders each distinct text once: archives repeat "For." and "Against." a lot."""
+    rendered: dict[str, str] = {}
+
+    def render(text: str) -> str:
+        html = rendered.get(text)
+        if html is None:
+            html = rendered[text] = render_markdown(text)
+        return html
+
+    return render
+
+
 def _write_posts(parsed: Parsed, users: dict[str, User], dynasties: dict[int, Dynasty],
                  kept: list) -> dict[str, Post]:
+    render_markdown = _renderer()
     posts = []
     for p in parsed.posts:
         r = p["resolution"]
@@ -316,7 +331,7 @@ def _write_posts(parsed: Parsed, users: dict[str, User], dynasties: dict[int, Dy
         )
     if keep_primary_keys(Comment, comments, comment_pks):
         kept.append(Comment)
-    Comment.objects.bulk_create(comments, batch_size=CHUNK * 2)
+    insert_without_keys(Comment, comments, batch_size=CHUNK * 2)
     Resolution.objects.bulk_create(resolutions, batch_size=CHUNK * 2)
     return by_slug
 

@@ -68,16 +68,20 @@ class Parsed:
     version: int = VERSION
     amendments: list[dict] = field(default_factory=list)
     personal: dict = field(default_factory=dict)
+    # Names already found valid: an archive names the same few hundred people in every comment.
+    valid_names: set[str] = field(default_factory=set, repr=False)
 
 
 def _name(reader: Reader, key: str, parsed: Parsed, *, required: bool = True) -> str | None:
     name = reader.text(key, required=required, max_length=NAME_MAX_LENGTH) or None
     if name is None:
         return None
-    try:
-        _names(name)
-    except ValidationError as error:
-        raise ArchiveError(reader.at(key), f"{name!r} is not a valid name: {error.messages[0]}") from None
+    if name not in parsed.valid_names:
+        try:
+            _names(name)
+        except ValidationError as error:
+            raise ArchiveError(reader.at(key), f"{name!r} is not a valid name: {error.messages[0]}") from None
+        parsed.valid_names.add(name)
     parsed.accounts.add(name)
     parsed.account_paths.setdefault(name, reader.at(key))
     return name

@@ -9,7 +9,11 @@ from __future__ import annotations
 from django import template
 from django.utils import timezone
 
-from blognomic.amendments.services import amendment_preview_cached, revertible_applications
+from blognomic.amendments.services import (
+    amendment_preview_cached,
+    amendment_previews_cached,
+    revertible_applications,
+)
 from blognomic.models import AmendmentApplication
 from ruleset.models import Revision
 from votes.models import Amendment
@@ -30,8 +34,10 @@ def amendment_block(context, post):
     amendment = _amendment(post)
     if amendment is None:
         return {"amendment": None}
-    application = AmendmentApplication.objects.filter(post=post).order_by("-at", "-pk").first()
-    if post.is_pending or application is None:
+    # A pending matter shows the live diff; only a resolved one may have applied its amendment.
+    application = None if post.is_pending else \
+        AmendmentApplication.objects.filter(post=post).order_by("-at", "-pk").first()
+    if application is None:
         preview = amendment_preview_cached(amendment, now=timezone.now())
         return {"amendment": amendment, "post": post, "preview": preview}
     revisions = list(Revision.objects.filter(pk__in=application.revisions).select_related("page").only(
@@ -39,14 +45,22 @@ def amendment_block(context, post):
     return {"amendment": amendment, "post": post, "application": application, "revisions": revisions}
 
 
+@register.simple_tag
+def amendment_panel_previews(views) -> dict:
+    """The live previews of every pending matter's amendment in the admin panel, read together (see
+    ``amendment_previews_cached``): post id → preview."""
+    amendments = [amendment for amendment in (_amendment(view.post) for view in views) if amendment is not None]
+    return amendment_previews_cached(amendments, now=timezone.now())
+
+
 @register.inclusion_tag("amendments/_panel_block.html")
-def amendment_panel(post, view, csrf_token=None):
+def amendment_panel(post, view, csrf_token=None, previews=None):
     """In the admin panel: whether the amendment still applies, and the choice to enact without it."""
     amendment = _amendment(post)
     if amendment is None:
         return {"amendment": None}
-    return {"amendment": amendment, "post": post, "view": view, "csrf_token": csrf_token,
-            "preview": amendment_preview_cached(amendment, now=timezone.now())}
+    preview = (previews or {}).get(post.pk) or amendment_preview_cached(amendment, now=timezone.now())
+    return {"amendment": amendment, "post": post, "view": view, "csrf_token": csrf_token, "preview": preview}
 
 
 @register.inclusion_tag("amendments/_reverts.html")

@@ -115,4 +115,23 @@ def test_a_proposal_written_in_the_editor_is_enacted_and_a_rival_shows_its_confl
     expect(page.locator(".log-entry .cites").first).to_contain_text("Proposal: Gentle Storms")
     page.goto(base + "/wiki/ruleset/rule/rule-storms/history/")
     expect(page.locator(".wiki-history tbody tr").first).to_contain_text("Proposal: Gentle Storms")
+    expect(page.locator(".rule-blame")).to_contain_text("Last changed by Proposal: Gentle Storms, enacted")
     shoot(page, screenshots_dir, "rule-history")
+    # The rule's blame on the Ruleset itself names the first proposal, and links it.
+    page.goto(base + "/wiki/ruleset/")
+    blame = page.locator("#rule-storms > .rule-blame")
+    expect(blame).to_contain_text("Last changed by Proposal: Gentle Storms, enacted")
+    blame.get_by_role("link", name="Proposal: Gentle Storms").click()
+    expect(page.locator("h1.post-title")).to_have_text("Proposal: Gentle Storms")
+
+    # The whole game just before the enactment: both proposals pending, the rule as it was.
+    page.goto(base + "/at/")
+    before = (first.resolutions.get().at - timedelta(seconds=1)).strftime("%Y-%m-%dT%H:%M:%S")
+    page.fill('input[name="at"]', before)
+    page.get_by_role("button", name="Show").click()
+    expect(page.locator(".game-at-banner")).to_contain_text("The game as it stood at")
+    expect(page.locator(".game-at-pending")).to_contain_text("Proposal: Gentle Storms")
+    expect(page.locator(".game-at-pending")).to_contain_text("Proposal: No Storms")
+    page.locator(".game-at-ruleset summary").click()
+    expect(page.locator(".game-at-ruleset")).to_contain_text("Storms sink the ships")
+    shoot(page, screenshots_dir, "game-at")

@@ -18,6 +18,8 @@ from tests.gndt.builders import make_gndt, update
 from votes.services import matter_resolve
 
 GAME_APPS = ("dynasties", "blognomic", "votes", "ruleset", "gndt")
+# The page cache's content version is one row the site keeps, not part of any game.
+NOT_GAME_STATE = {"ContentVersion"}
 
 
 def exported_game(t0) -> dict:
@@ -44,7 +46,7 @@ def exported_game(t0) -> dict:
 
 def counts() -> dict[str, int]:
     return {model.__name__: model.objects.count() for label in GAME_APPS
-            for model in apps.get_app_config(label).get_models()}
+            for model in apps.get_app_config(label).get_models() if model.__name__ not in NOT_GAME_STATE}
 
 
 def leaves(value, path: str = "") -> list[tuple[str, tuple]]:

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.properties.html_checks import assert_no_script
-from votes.markup import render_markdown
+from votes.markup import _plain_paragraph, _render_through_markdown, render_markdown
 
 HOSTILE = [
     "<script>alert(1)</script>", "<SCRIPT SRC=//x.example/x.js></SCRIPT>", "<img src=x onerror=alert(1)>",
@@ -29,3 +29,30 @@ def test_no_script_tag_event_handler_or_script_url_survives(source):
     """Whatever a player writes, the stored HTML holds no ``<script``, no ``on…=`` attribute and no
     ``javascript:`` (or other script) URL."""
     assert_no_script(render_markdown(source))
+
+
+PLAIN_ALPHABET = st.sampled_from(list("abcXYZé漢 .,;:'\"?!()/-0123456789$%@^“”—\t\n\r\x00\u00a0\u200f")
+                                 + list("\\`*_[]<>&|~{}#=+"))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(PLAIN_ALPHABET, max_size=30).map("".join))
+def test_the_plain_text_shortcut_renders_exactly_as_markdown_would(text):
+    """Text taken as a plain paragraph comes out as the full Markdown renderer and sanitiser make it."""
+    if _plain_paragraph(text):
+        assert render_markdown(text) == _render_through_markdown(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=40))
+def test_the_plain_text_shortcut_agrees_on_any_text(text):
+    if _plain_paragraph(text):
+        assert render_markdown(text) == _render_through_markdown(text)
+
+
+def test_common_comments_take_the_shortcut():
+    for text in ("For.", "Against: the second clause breaks it.", "Reluctantly for (see my “note”)."):
+        assert _plain_paragraph(text)
+        assert render_markdown(text) == _render_through_markdown(text)
+    for text in ("- a list", "1. first", "# heading", "*stress*", "a\nb", "trailing ", "", " lead"):
+        assert not _plain_paragraph(text)

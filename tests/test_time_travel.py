@@ -1,0 +1,136 @@
+"""``/at/<moment>/``: the whole game as it stood at a past moment: roster and quorum, the matters then pending
+with the tallies of the votes cast by then, the Ruleset revision then current and the GNDT as it stood (secret
+columns only for those who may see them); bad and future moments refused with a message."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from ruleset.models import Page
+from ruleset.services import page_create, revision_add
+from tests.factories import make_proposal, vote
+from tests.gndt.builders import make_gndt, update
+from votes.services import matter_resolve
+
+pytestmark = pytest.mark.django_db
+
+# For a visitor: the layout's game state now and sidebar, and for the moment its dynasty, roster, pending
+# matters, their votes then, the game's profile, the Ruleset page, its revision then, the rules' blame (two)
+# and the GNDT then (columns, rows, cells, later changes).
+AT_QUERIES = 22
+RULESET = "== Core Rules ==\n=== Lanterns ===\nEach Player carries a lantern.\n"
+
+
+@pytest.fixture
+def game(t0):
+    """Five players; a Ruleset changed after ``t0``; a proposal posted before ``t0`` with two votes by then and
+    three after, enacted after; a proposal posted after ``t0``; GNDT values changed after ``t0``."""
+    game = make_gndt(t0)
+    page = page_create(title="Ruleset", kind=Page.RULESET, slug="ruleset", author=None, text=RULESET,
+                       now=t0 - timedelta(days=5), check_permission=False)
+    revision_add(page=page, author=game.admin, text=RULESET.replace("a lantern", "two lanterns"),
+                 summary="More light", now=t0 + timedelta(hours=2))
+    early = make_proposal(game.players[2], at=t0 - timedelta(hours=3), title="Proposal: Brighter Lamps")
+    for i, voter in enumerate(game.players[:5]):
+        vote(early, voter, "for", at=t0 - timedelta(hours=2) + timedelta(hours=2 * i))
+    matter_resolve(post=early, admin=game.admin, action="enact", now=t0 + timedelta(hours=13))
+    make_proposal(game.players[3], at=t0 + timedelta(hours=1), title="Proposal: Later Idea")
+    update(game, game.admin, {("P03", "Money"): "450", ("P03", "Role"): "Werewolf"}, now=t0 + timedelta(hours=3))
+    return game
+
+
+def at(client, moment) -> tuple[int, str]:
+    """The status and the main column (the sidebar shows the game now, as on every page)."""
+    response = client.get(f"/at/{moment:%Y-%m-%dT%H:%M:%SZ}/")
+    return response.status_code, response.content.decode().split('<aside class="sidebar">')[0]
+
+
+def test_the_game_as_it_stood_shows_roster_pending_tallies_ruleset_and_gndt(client, game, t0):
+    """The banner names the moment; the matter pending then shows the votes cast by then (the author's and two
+    more: FOR 3), not the two after, and the matter posted later is absent; the Ruleset is the revision then
+    current; the GNDT holds its values then."""
+    status, html = at(client, t0)
+    assert status == 200
+    assert "The game as it stood at" in html and "25 Jul 2016 12:00:00 UTC" in html
+    assert "Quorum 3" in html and "P05" in html
+    assert "Proposal: Brighter Lamps" in html and "FOR 3" in html and "Proposal: Later Idea" not in html
+    assert "carries a lantern" in html and "two lanterns" not in html and "Revision <a" in html
+    assert 'class="rule-blame"' in html
+    assert ">450<" not in html and ">300<" in html
+    later = at(client, t0 + timedelta(hours=4))[1]
+    assert ">450<" in later and "two lanterns" in later and "Proposal: Later Idea" in later
+
+
+def test_secret_columns_stay_secret_in_the_past(client, game, t0):
+    """The hidden Role column is not shown to a visitor or a player, as on the GNDT itself; an admin sees it."""
+    later = t0 + timedelta(hours=4)
+    assert "Role" not in at(client, later)[1] and "Werewolf" not in at(client, later)[1]
+    client.force_login(game.players[3])
+    assert "Werewolf" not in at(client, later)[1]
+    client.force_login(game.admin)
+    html = at(client, later)[1]
+    assert "Role" in html and "Werewolf" in html
+
+
+@pytest.mark.parametrize("typed", ["yesterday", "2016-13-40T00:00", "２０１６-07-25T12:00",
+                                   "99999999999999999999", "-1", "0000-01-01T00:00"])
+def test_a_moment_that_is_not_one_is_refused_with_a_message(client, game, typed):
+    response = client.get(f"/at/{typed}/")
+    assert response.status_code == 400
+    assert "is not a date and time" in response.content.decode() or "is not a moment" in response.content.decode()
+    assert 'type="datetime-local"' in response.content.decode(), "the picker is offered again"
+
+
+def test_a_future_moment_is_refused_clearly(client, game, t0):
+    with time_machine.travel(t0 + timedelta(days=1), tick=False):
+        response = client.get(f"/at/{t0 + timedelta(days=2):%Y-%m-%dT%H:%MZ}/")
+    assert response.status_code == 400 and "has not happened yet" in response.content.decode()
+
+
+def test_a_moment_before_the_game_began_says_so(client, game, t0):
+    status, html = at(client, t0 - timedelta(days=3650))
+    assert status == 404 and "The game had not begun" in html
+
+
+def test_the_time_picker_is_a_plain_form_sent_on_to_the_moment_s_address(client, game):
+    assert client.get("/at/").status_code == 200
+    response = client.get("/at/", {"at": "2016-07-25T12:00"})
+    assert response.status_code == 302 and response["Location"] == "/at/2016-07-25T12:00:00Z/"
+    assert client.get("/at/", {"at": "noon"}).status_code == 400
+    assert client.get("/at/", {"at": "noon\x00"}).status_code == 400
+    assert client.get("/at/2016-07-25T12:00%00/").status_code == 400
+
+
+def page_queries(client, moment) -> int:
+    with CaptureQueriesContext(connection) as context:
+        assert at(client, moment)[0] == 200
+    return len(context.captured_queries)
+
+
+def test_the_page_reads_a_fixed_number_of_queries_however_long_the_history(client, game, t0):
+    """More revisions, votes, matters and GNDT updates after the moment (or before it) cost no more queries."""
+    moment = t0 + timedelta(hours=14)
+    page_queries(client, moment)
+    few = page_queries(client, moment)
+    page = Page.objects.get(slug="ruleset")
+    for n in range(10):
+        revision_add(page=page, author=game.admin, text=RULESET + f"=== Rule {n} ===\nText.\n",
+                     summary=f"Edit {n}", now=t0 + timedelta(hours=13, minutes=n))
+        update(game, game.admin, {("P04", "Money"): str(n)}, now=t0 + timedelta(hours=13, minutes=n))
+    for n, author in enumerate(game.players[1:4]):
+        post = make_proposal(author, at=t0 + timedelta(hours=13, minutes=10 + n), title=f"Proposal: More {n}")
+        for voter in game.players[:3]:
+            vote(post, voter, "against", at=t0 + timedelta(hours=13, minutes=30 + n))
+    assert page_queries(client, moment) == few
+    assert few == AT_QUERIES, few
+
+
+def test_the_wiki_s_and_the_gndt_s_past_views_link_the_whole_game_then(client, game):
+    link = 'href="/at/2016-07-25T12:00:00Z/"'
+    assert link in client.get("/wiki/ruleset/as-of/", {"at": "2016-07-25T12:00"}).content.decode()
+    assert link in client.get("/gndt/", {"at": "2016-07-25T12:00Z"}).content.decode()
