@@ -160,8 +160,10 @@ def test_a_bad_definition_is_refused_naming_it_and_nothing_is_written():
 
 
 def test_an_archive_without_kinds_still_reads_and_its_matters_are_of_no_kind():
-    """Archives written before kinds travelled leave the keys out; they load as before."""
+    """Archives written before kinds travelled leave the keys out; they load as before, and their Petitions
+    are judged by the core rules of Proposals (which is why the kinds must travel)."""
     load(families.DEMO)
+    before = tallies()
     archive = export_archive()
     for key in ("matter_kinds", "matter_effects"):
         archive.pop(key)
@@ -170,3 +172,4 @@ def test_an_archive_without_kinds_still_reads_and_its_matters_are_of_no_kind():
     wipe()
     import_archive(archive)
     assert not MatterKind.objects.exists() and Post.objects.exists()
+    assert tallies() != before
