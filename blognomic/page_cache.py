@@ -38,7 +38,9 @@ from django.utils import timezone
 from blognomic.freshness import current_version
 from votes import horizon
 
-# The pages worth caching: read often, the same for every reader of one kind, and never a form to fill in.
+# The pages worth caching: read often and the same for every reader of one kind (forms on them carry the
+# placeholder token, see below). A page that writes while it renders (a message thread marks itself read) is
+# stored under the version before its own write, so it is never served again.
 CACHED_PAGES = frozenset({
     "front_page", "post_detail", "month_archive", "category", "player_detail", "feed", "category_feed",
     "post_comments_feed", "stats", "stats_chart", "tally_box", "admin_panel",
@@ -46,6 +48,9 @@ CACHED_PAGES = frozenset({
     "wiki_rule_history",
     "gndt_table", "gndt_log", "gndt_dynasty_table", "gndt_dynasty_log", "gndt_update",
     "dynasty_list", "dynasty_detail",
+    "search", "game_at", "roster", "core_rules", "seals", "messages_inbox", "messages_sent", "message_thread",
+    # The read-only API (django-ninja names its operations).
+    "api-root", "openapi-json", "posts", "post", "players", "gndt", "gndt_log_api", "revisions", "rules",
 })
 HTMX_HEADERS = ("HTTP_HX_REQUEST", "HTTP_HX_TARGET", "HTTP_HX_TRIGGER", "HTTP_HX_TRIGGER_NAME",
                 "HTTP_HX_BOOSTED", "HTTP_HX_CURRENT_URL", "HTTP_ACCEPT")

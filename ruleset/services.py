@@ -271,11 +271,10 @@ def _rule_changes(page: Page, revision: Revision, previous_text: str,
     A rule that reappears under a new title is recorded as added with its ``previous_anchor``: the
     ``renames`` given (new anchor → old) first, then the pairs ``pair_renamed_rules`` finds among the rest.
     """
-    return _changes_between(page, revision, parse_ruleset(previous_text), parse_ruleset(revision.text),
-                            renames=renames)
+    return _changes_between(page, revision, parse_ruleset(previous_text), parse_ruleset(revision.text), renames)
 
 
-def _changes_between(page: Page, revision: Revision, old_ruleset, new_ruleset, *,
+def _changes_between(page: Page, revision: Revision, old_ruleset, new_ruleset,
                      renames: Mapping[str, str] | None = None) -> list[RuleChange]:
     old = {rule.anchor: rule for rule in old_ruleset.all_rules()}
     new = {rule.anchor: rule for rule in new_ruleset.all_rules()}

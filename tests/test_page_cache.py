@@ -156,6 +156,33 @@ def test_idling_a_player_changes_the_quorum_on_every_page(game, proposal, reader
     assert "There are 4 active" in text_of(client.get(proposal.get_absolute_url()))
 
 
+@pytest.mark.parametrize("reader", ["visitor", "player"])
+def test_a_new_proposal_shows_in_search_the_api_and_the_game_as_it_stood(game, proposal, reader, t0):
+    client = readers(game)[reader]
+    moment = (t0 + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%MZ")
+    pages = ["/search/?q=Harbour", "/api/posts", f"/at/{moment}/"]
+    for url in pages:
+        assert "Harbour Bells" not in text_of(client.get(url)), url
+    make_proposal(game.players[1], at=t0 + timedelta(hours=1), title="Proposal: Harbour Bells")
+    for url in pages:
+        assert "Harbour Bells" in text_of(client.get(url)), url
+
+
+def test_idling_a_player_shows_on_the_roster_and_in_the_api(game, t0):
+    visitor, admin = Client(), logged_in(game.admin.username)
+    name = game.players[3].username
+
+    def idle_in_api() -> bool:
+        return next(p["idle"] for p in visitor.get("/api/players").json()["players"] if p["name"] == name)
+
+    def idle_rows_on_roster() -> int:
+        return admin.get("/roster/").content.decode().count("<td>Idle</td>")
+
+    assert (idle_in_api(), idle_rows_on_roster()) == (False, 0)
+    player_idle(user=game.players[3], by=game.players[3], now=t0 + timedelta(hours=1))
+    assert (idle_in_api(), idle_rows_on_roster()) == (True, 1)
+
+
 def test_a_beat_job_shows_its_notices_to_the_admin_at_once(game, proposal, t0):
     admin = logged_in(game.admin.username)
     assert 'class="badge"' not in admin.get("/").content.decode()
