@@ -7,7 +7,7 @@ hook any kind of action calls to refuse something outside its phase. Declared GN
 
     from dynasties.phases import phase_refusal
 
-    problem = phase_refusal(kind.phase, now, what=f"A {kind.name}")
+    problem = phase_refusal(kind.phase, now, what=f"A {kind.name}", done="posted")
     if problem:
         raise PostingError(problem)
 
@@ -28,7 +28,7 @@ PHASE_RULES: dict[str, tuple[str, ...]] = {DAY_PARITY: (DAYTIME, NIGHTTIME)}
 RULE_OF_PHASE: dict[str, str] = {phase: rule for rule, phases in PHASE_RULES.items() for phase in phases}
 PHASE_CHOICES = tuple(RULE_OF_PHASE)
 
-OUTSIDE_PHASE = "{what} may only be taken during the {phase}; it is now the {now_phase}, until {until} UTC."
+OUTSIDE_PHASE = "{what} may only be {done} during the {phase}; it is now the {now_phase}, until {until} UTC."
 UNKNOWN_PHASE = "There is no phase “{phase}”; the phases are {phases}."
 UNKNOWN_RULE = "There is no phase rule “{rule}”; the rules are {rules}."
 NAIVE_TIME = "A moment must carry its time zone."
@@ -64,9 +64,10 @@ def phase_ends_at(now: datetime, rule: str = DAY_PARITY) -> datetime:
     raise AssertionError("a phase rule never changes phase")  # pragma: no cover
 
 
-def phase_refusal(phase: str, now: datetime, *, what: str = "This") -> str | None:
+def phase_refusal(phase: str, now: datetime, *, what: str = "This", done: str = "taken") -> str | None:
     """None when something limited to ``phase`` ("" for no limit) may happen at ``now``; otherwise the
-    message to refuse it with, naming the phase it is now and when that ends."""
+    message to refuse it with ("{what} may only be {done} during …"), naming the phase it is now and when
+    that ends."""
     if not phase:
         return None
     if phase not in RULE_OF_PHASE:
@@ -76,4 +77,5 @@ def phase_refusal(phase: str, now: datetime, *, what: str = "This") -> str | Non
     if current == phase:
         return None
     until = phase_ends_at(now, rule)
-    return OUTSIDE_PHASE.format(what=what, phase=phase, now_phase=current, until=f"{until:%a %d %b %Y %H:%M}")
+    return OUTSIDE_PHASE.format(what=what, done=done, phase=phase, now_phase=current,
+                                until=f"{until:%a %d %b %Y %H:%M}")

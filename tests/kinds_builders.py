@@ -49,9 +49,10 @@ def duchy(t0):
     return players, citation
 
 
-def village(t0):
+def village(t0, *, phase=""):
     """Nine Villagers under the 2008 rules (P01 the Mayor), with Alive and Occupation columns: P07 and P08 are
-    dead, P06 is the Prisoner; and the Town Meeting kind. Returns (players, citation)."""
+    dead, P06 is the Prisoner; and the Town Meeting kind, limited to ``phase`` if given. Returns (players,
+    citation)."""
     players = make_table(9, start=t0 - timedelta(days=1), profile="2008")
     admin = players[1]
     dynasty = players[0].dynasties_ruled.get()
@@ -72,5 +73,5 @@ def village(t0):
         posters="filter", posters_filter=[{"column": "Alive", "op": "=", "value": "Yes"}],
         electorate="filter", electorate_filter=[{"column": "Alive", "op": "=", "value": "Yes"},
                                                 {"column": "Occupation", "op": "≠", "value": "Prisoner"}],
-        quorum="eligible", veto="emperor")
+        quorum="eligible", veto="emperor", phase=phase)
     return players, citation

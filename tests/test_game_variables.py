@@ -211,8 +211,8 @@ def test_an_action_limited_to_the_daytime_is_refused_at_night(game, t0):
     p3 = game.player("P03")
     with pytest.raises(GndtError) as refused:
         update(game, p3, {("P03", "Money"): "301"}, now=NIGHT, action="Lynch")
-    assert str(refused.value) == OUTSIDE_PHASE.format(what="Lynch", phase="Daytime", now_phase="Nighttime",
-                                                      until="Tue 26 Jul 2016 00:00")
+    assert str(refused.value) == OUTSIDE_PHASE.format(what="Lynch", done="taken", phase="Daytime",
+                                                      now_phase="Nighttime", until="Tue 26 Jul 2016 00:00")
     assert value(game, "P03", "Money") == "300"
     update(game, p3, {("P03", "Money"): "301"}, now=DAY, action="Lynch")
     assert value(game, "P03", "Money") == "301"

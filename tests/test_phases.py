@@ -52,7 +52,7 @@ def test_a_refusal_names_the_phase_it_is_now_and_when_that_ends():
     assert phase_refusal(DAYTIME, at(2)) is None
     message = phase_refusal(DAYTIME, at(3), what="Lynching")
     assert message == OUTSIDE_PHASE.format(
-        what="Lynching", phase=DAYTIME, now_phase=NIGHTTIME, until="Fri 04 Jul 2008 00:00"
+        what="Lynching", done="taken", phase=DAYTIME, now_phase=NIGHTTIME, until="Fri 04 Jul 2008 00:00"
     )
     assert phase_refusal(NIGHTTIME, at(2, hour=23)) is not None
 

@@ -31,6 +31,7 @@ from blognomic.seed_demos.loading import (
     seed_demo_load,
 )
 from dynasties.models import Dynasty, Game, User
+from dynasties.phases import DAYTIME, NIGHTTIME, phase_at
 from gndt.game_variables import game_variables_shown
 from gndt.models import Action, Cell, Column, Row, Update, sees_value
 from gndt.services.common import GndtError
@@ -203,6 +204,16 @@ def test_2008_town_meetings_count_the_living_and_free_with_their_own_quorum():
     assert report["quorum"] == 4 and len(report["eligible_voters"]) == 7
     assert [variable.value for variable in game_variables_shown(Dynasty.objects.get(), viewer=None, now=NOW)] == [
         "Daytime"]
+
+
+def test_2008_town_meetings_are_called_by_day_even_when_the_demo_is_loaded_at_night():
+    """Ruleset 50: “Town Meetings may be called by any living Villager during the daytime”; odd-numbered days
+    are Nighttime. Loaded on the 19th, the demo's meeting was called on the 18th, in the Daytime."""
+    night = NOW + timedelta(days=1)
+    assert phase_at(night) == NIGHTTIME
+    assert load(zahndorf.DEMO, now=night)
+    meeting = Post.objects.get(title="Proposal: Town Meeting: Search the Smokehouse")
+    assert meeting.matter_kind.phase == DAYTIME and phase_at(meeting.posted_at) == DAYTIME
 
 
 def test_2008_a_villager_sees_their_own_role_and_nobody_elses():

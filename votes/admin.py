@@ -40,7 +40,7 @@ admin.site.register(Resolution)
 
 KIND_FIELDS = ["name", "base", "subject_rule", "subject_text", "posters", "posters_filter", "electorate",
                "electorate_filter", "quorum", "resolution", "verdict_hours", "veto", "veto_filter",
-               "counts_towards_limits"]
+               "counts_towards_limits", "phase"]
 EFFECT_FIELDS = ["label", "core_kind", "matter_kind", "when", "target", "column", "amount", "trivial_amount",
                  "optional", "after_hours", "not_if_vetoed_or_self_killed"]
 
@@ -118,8 +118,8 @@ class _DefinitionAdmin(admin.ModelAdmin):
 @admin.register(MatterKind)
 class MatterKindAdmin(_DefinitionAdmin):
     form = MatterKindForm
-    list_display = ["name", "dynasty", "base", "subject_text", "electorate", "quorum", "resolution", "proposal",
-                    "retired_at"]
+    list_display = ["name", "dynasty", "base", "subject_text", "electorate", "quorum", "resolution", "phase",
+                    "proposal", "retired_at"]
 
     def save_model(self, request, obj, form, change):
         created = matter_kind_define(admin=request.user, proposal=form.cleaned_data["proposal"],

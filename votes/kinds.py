@@ -17,7 +17,9 @@ down, plus one", which the Mayor may Veto). A ``KindSpec`` holds such a definiti
   ("ignored") when nobody eligible voted;
 - who may veto it: as the profile says, nobody, the Emperor (even one who may not vote on it), or the players
   a filter names;
-- whether it counts towards proposal limits.
+- whether it counts towards proposal limits;
+- the ``phase`` of the game's calendar it may be posted in, if any (2008: "Town Meetings may be called by any
+  living Villager during the daytime"; ``dynasties.phases``).
 
 Nothing here reads the clock or the database: GNDT values arrive as plain mappings.
 """
@@ -26,7 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 
+from dynasties.phases import PHASE_CHOICES, UNKNOWN_PHASE, phase_refusal
 from votes.clauses import Clause, Facts, Rules
 from votes.tallying import Electorate, Tally
 
@@ -100,6 +104,7 @@ class KindSpec:
     veto: str = VETO_PROFILE
     veto_filter: tuple[Condition, ...] = ()
     counts_towards_limits: bool = True
+    phase: str = ""
     id: object = None
 
 
@@ -166,6 +171,8 @@ def spec_problems(spec: KindSpec, *, columns: Mapping[str, bool], others: Iterab
                 problems.append(NO_SUCH_COLUMN.format(condition=condition, column=condition.column))
             elif columns[condition.column]:
                 problems.append(HIDDEN_COLUMN.format(condition=condition, column=condition.column))
+    if spec.phase and spec.phase not in PHASE_CHOICES:
+        problems.append(UNKNOWN_PHASE.format(phase=spec.phase, phases=", ".join(PHASE_CHOICES)))
     if spec.resolution == RESOLVE_VERDICT and not (
         isinstance(spec.verdict_hours, int) and 1 <= spec.verdict_hours <= MAX_VERDICT_HOURS
     ):
@@ -221,6 +228,13 @@ def may_post(spec: KindSpec, *, author: str, emperor: str | None, values: Mappin
     if spec.posters == FILTER:
         return author in passing(spec.posters_filter, values, [author])
     return True
+
+
+def phase_refusal_for(spec: KindSpec, now: datetime) -> str | None:
+    """None when a matter of this kind may be posted at ``now``; otherwise why not. 2008: "Town Meetings may
+    be called by any living Villager during the daytime"; "All even-numbered days in the real world are
+    Daytime in Zahndorf, and all odd-numbered days are Nighttime"."""
+    return phase_refusal(spec.phase, now, what=f"A {spec.name}", done="posted")
 
 
 def electorate_for(spec: KindSpec, base: Electorate, *, values: Mapping[str, Mapping[str, str]]) -> Electorate:
@@ -345,4 +359,6 @@ def describe(spec: KindSpec) -> list[str]:
     lines.append("Who may veto: " + (veto[spec.veto] if spec.veto in veto else _who(FILTER, spec.veto_filter)) + ".")
     lines.append("Counts towards proposal limits." if spec.counts_towards_limits
                  else "Does not count towards proposal limits.")
+    if spec.phase:
+        lines.append(f"May be posted only during the {spec.phase}.")
     return lines

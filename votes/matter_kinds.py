@@ -23,7 +23,8 @@ every argument is keyword-only and ``now`` is passed in)::
         posters="filter", posters_filter=[{"column": "Alive", "op": "=", "value": "Yes"}],
         electorate="filter", electorate_filter=[{"column": "Alive", "op": "=", "value": "Yes"},
                                                 {"column": "Occupation", "op": "≠", "value": "Prisoner"}],
-        quorum="eligible", veto="emperor")
+        quorum="eligible", veto="emperor",
+        phase="Daytime")                           # "called … during the daytime"
     matter_effect_define(
         admin=ada, proposal=enacted, now=now, label="the proposer's reward", core_kind="proposal",
         when="enacted", target="author", column="Thalers", amount=10, trivial_amount=2)
@@ -192,7 +193,7 @@ def kind_spec_from(*, name: str, subject_text: str, base: str = kinds.BASE_MATTE
                    electorate: str = kinds.ANYONE, electorate_filter: Iterable = (),
                    quorum: str = kinds.QUORUM_PROFILE, resolution: str = kinds.RESOLVE_CORE, verdict_hours=None,
                    veto: str = kinds.VETO_PROFILE, veto_filter: Iterable = (),
-                   counts_towards_limits: bool = True) -> kinds.KindSpec:
+                   counts_towards_limits: bool = True, phase: str = "") -> kinds.KindSpec:
     """A definition from a form's or a caller's fields; ``KindError`` for conditions or hours malformed."""
     try:
         conditions = {key: kinds.conditions_from(list(raw or ())) for key, raw in (
@@ -204,7 +205,7 @@ def kind_spec_from(*, name: str, subject_text: str, base: str = kinds.BASE_MATTE
         name=(name or "").strip(), base=base, subject_rule=subject_rule, subject_text=(subject_text or "").strip(),
         posters=posters, electorate=electorate, quorum=quorum, resolution=resolution,
         verdict_hours=_whole(verdict_hours, "The verdict's hours"), veto=veto,
-        counts_towards_limits=bool(counts_towards_limits), **conditions,
+        counts_towards_limits=bool(counts_towards_limits), phase=(phase or "").strip(), **conditions,
     )
 
 
@@ -235,7 +236,8 @@ def matter_kind_define(*, admin: User, proposal: Post, now: datetime, **fields) 
             electorate_filter=kinds.conditions_as_json(spec.electorate_filter), quorum=spec.quorum,
             resolution=spec.resolution, verdict_hours=spec.verdict_hours, veto=spec.veto,
             veto_filter=kinds.conditions_as_json(spec.veto_filter),
-            counts_towards_limits=spec.counts_towards_limits, proposal=proposal, by=admin, at=now,
+            counts_towards_limits=spec.counts_towards_limits, phase=spec.phase, proposal=proposal, by=admin,
+            at=now,
         )
 
 

@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Prefetch
 from django.urls import reverse
 
+from dynasties.phases import PHASE_CHOICES
 from votes.markup import render_markdown
 
 MAX_BODY_BYTES = 100 * 1024
@@ -329,6 +330,11 @@ class MatterKind(models.Model):
         ("emperor", "The Emperor, even without a vote on it"), ("filter", "Players whose GNDT values pass")])
     veto_filter = models.JSONField(default=list, blank=True)
     counts_towards_limits = models.BooleanField(default=True, help_text="Counts towards proposal limits.")
+    phase = models.CharField(
+        max_length=20, blank=True,
+        choices=[("", "Any time"), *((name, f"Only during the {name}") for name in PHASE_CHOICES)],
+        help_text="May be posted only during this phase of the game's calendar (Daytime: even-numbered days of "
+        "the month, UTC; Nighttime: odd ones). Empty: at any time.")
     proposal = models.ForeignKey(Post, on_delete=models.PROTECT, related_name="+",
                                  help_text="The enacted Proposal that defined it.")
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -358,6 +364,7 @@ class MatterKind(models.Model):
             electorate_filter=kinds.conditions_from(self.electorate_filter), quorum=self.quorum,
             resolution=self.resolution, verdict_hours=self.verdict_hours, veto=self.veto,
             veto_filter=kinds.conditions_from(self.veto_filter), counts_towards_limits=self.counts_towards_limits,
+            phase=self.phase,
         )
 
 

@@ -97,10 +97,19 @@ def matter_kind_for(*, author: User, kind: str, title: str, state: GameState):
     return matter_kind
 
 
+def check_kind_phase(matter_kind, *, now: datetime) -> None:
+    """Refuse a matter of a kind limited to a phase of the calendar outside it (2008: "Town Meetings may be
+    called by any living Villager during the daytime")."""
+    if matter_kind is not None and matter_kind.phase:
+        problem = kinds.phase_refusal_for(matter_kind.spec(), now)
+        if problem:
+            raise PostError(problem)
+
+
 def check_posting_rules(*, author: User, kind: str, trivial: bool, anonymous: bool, state: GameState,
                         now: datetime, moving: Post | None = None, matter_kind=None) -> None:
-    """Every rule a post in ``kind`` must pass to be made now: who may post, hiatus, proposal limits, who may
-    declare victory, the Ascension Address's own form, anonymity.
+    """Every rule a post in ``kind`` must pass to be made now: who may post, hiatus, the phase a dynasty's kind
+    may be posted in, proposal limits, who may declare victory, the Ascension Address's own form, anonymity.
 
     Posting and moving a post into a new category both pass here, so that they refuse alike. ``moving`` is the
     post being moved, left out of its author's own proposals. The caller holds the lock on the author's row.
@@ -112,6 +121,7 @@ def check_posting_rules(*, author: User, kind: str, trivial: bool, anonymous: bo
         verdict = limits.hiatus_post_allowed(kind=kind, profile=profile, hiatus_reason=state.hiatus.reasons)
         if not verdict.allowed:
             raise PostError(verdict.message)
+    check_kind_phase(matter_kind, now=now)
     if (kind == Kind.PROPOSAL and matter_kind is None) or (matter_kind is not None
                                                            and matter_kind.counts_towards_limits):
         _check_proposal_limit(author=author, profile=profile, now=now, trivial=trivial, moving=moving)
@@ -224,6 +234,9 @@ def post_edit(*, post: Post, editor: User, title: str, body: str, flavour: str, 
                                 state=state, now=now, moving=post, matter_kind=matter_kind)
             post.trivial = post.trivial and kind == Kind.PROPOSAL
             post.status = Status.PENDING if kind in VOTABLE_KINDS else Status.NONE
+        elif matter_kind is not None and matter_kind.pk != post.matter_kind_id:
+            # A new title that makes it one of the dynasty's kinds is posting one: only in the kind's phase.
+            check_kind_phase(matter_kind, now=now)
         post.title, post.body, post.flavour, post.kind = title, body, flavour, kind
         post.matter_kind = matter_kind
         post.edited_at = now

@@ -69,10 +69,10 @@ TOWN_MEETING = {
     "posters": "filter", "posters_filter": [{"column": "Life", "op": "≠", "value": "Dead"}],
     "electorate": "filter", "electorate_filter": [{"column": "Life", "op": "≠", "value": "Dead"},
                                                   {"column": "Occupation", "op": "≠", "value": "Prisoner"}],
-    "quorum": "eligible", "veto": "emperor",
+    "quorum": "eligible", "veto": "emperor", "phase": DAYTIME,
 }
-"""A Proposal whose title says "Town Meeting": called by the living, voted on by the living who are not in
-gaol, with a Quorum of half of those, rounded down, plus one; the Mayor may veto it."""
+"""A Proposal whose title says "Town Meeting": called by the living in the Daytime, voted on by the living who
+are not in gaol, with a Quorum of half of those, rounded down, plus one; the Mayor may veto it."""
 
 PAGES = (
     PagePlan("Occupations", "occupations", (

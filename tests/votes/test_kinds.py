@@ -3,6 +3,10 @@ Town Meeting."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from dynasties.phases import DAYTIME, NIGHTTIME, OUTSIDE_PHASE, UNKNOWN_PHASE
 from dynasties.profiles import get_profile
 from tests.votes.builders import EMPEROR, PLAYERS, electorate, hours, matter, vote, votes
 from votes import kinds
@@ -250,3 +254,31 @@ def test_names_and_conditions_that_cannot_be_stored_are_refused():
                           electorate="filter", electorate_filter=(kinds.Condition("Alive", "=", "Y" * 201),))
     assert kinds.spec_problems(spec, columns=COLUMNS) == [
         kinds.NAME_TOO_LONG, kinds.CONTROL_CHARACTER, kinds.CONDITION_TOO_LONG]
+
+
+# --- The phase a kind may be posted in ---
+
+DAYTIME_MEETING = replace(TOWN_MEETING, phase=DAYTIME)
+
+
+def test_a_town_meeting_is_called_only_in_the_daytime_of_even_numbered_days():
+    """2008: "Town Meetings may be called by any living Villager during the daytime"; "Time in Zahndorf is
+    divided into Daytime and Nighttime. All even-numbered days in the real world are Daytime in Zahndorf, and
+    all odd-numbered days are Nighttime"."""
+    assert kinds.phase_refusal_for(DAYTIME_MEETING, datetime(2008, 7, 2, 23, 59, tzinfo=UTC)) is None
+    refusal = kinds.phase_refusal_for(DAYTIME_MEETING, datetime(2008, 7, 3, 0, 0, tzinfo=UTC))
+    assert refusal == OUTSIDE_PHASE.format(what="A Town Meeting", done="posted", phase=DAYTIME,
+                                           now_phase=NIGHTTIME, until="Fri 04 Jul 2008 00:00")
+    # The 31st and the 1st are both odd: two nights in a row.
+    assert "until Sat 02 Aug 2008 00:00" in kinds.phase_refusal_for(
+        DAYTIME_MEETING, datetime(2008, 7, 31, 12, tzinfo=UTC))
+    # A kind with no phase may be posted at any time.
+    assert kinds.phase_refusal_for(TOWN_MEETING, datetime(2008, 7, 3, tzinfo=UTC)) is None
+
+
+def test_a_phase_is_one_of_the_calendars_and_shows_among_the_kinds_rules():
+    assert kinds.spec_problems(DAYTIME_MEETING, columns=COLUMNS) == []
+    assert kinds.spec_problems(replace(TOWN_MEETING, phase="Dusk"), columns=COLUMNS) == [
+        UNKNOWN_PHASE.format(phase="Dusk", phases="Daytime, Nighttime")]
+    assert kinds.describe(DAYTIME_MEETING)[-1] == "May be posted only during the Daytime."
+    assert not any("during" in line for line in kinds.describe(TOWN_MEETING))
