@@ -47,7 +47,7 @@ def _matching(queryset: QuerySet, fields: list[str], terms: list[str]) -> QueryS
         from django.contrib.postgres.search import SearchQuery, SearchVector
 
         # Full-text matching alone (no substring fallback OR-ed in), so that the GIN indexes over this very
-        # expression (votes migration 0006) serve posts and comments instead of reading every row.
+        # expression (votes migration 0007_search_indexes) serve posts and comments without reading every row.
         vector = SearchVector(*fields, config=SEARCH_CONFIG)
         query = None
         for term in terms:

@@ -34,7 +34,7 @@ def drop_indexes(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("votes", "0005_listing_indexes"),
+        ("votes", "0006_matter_kind_phase"),
     ]
 
     operations = [
