@@ -303,6 +303,13 @@ def panel_queries(client) -> int:
     return len(context.captured_queries)
 
 
+@pytest.fixture
+def views_uncached(settings):
+    """The views' own queries, not a page cache hit (which costs none whatever the page holds)."""
+    settings.PAGE_CACHE = False
+
+
+@pytest.mark.usefixtures("views_uncached")
 def test_the_admin_panel_shows_conflicts_without_a_query_per_amendment(client, game, t0):
     """Three pending matters cost the same queries whether one or all three carry an amendment (one of them
     in conflict): the state the previews depend on is read once, and the previews come from the cache."""
@@ -330,6 +337,7 @@ def post_page_queries(client, post) -> int:
     return len(context.captured_queries)
 
 
+@pytest.mark.usefixtures("views_uncached")
 def test_the_live_diff_costs_one_query_once_cached(client, game, t0):
     """The post page of a matter with an amendment reads its cached preview: one query (the newest revision,
     update, parameter change and rename) beyond the page of a prose-only matter, until something changes."""

@@ -5,13 +5,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
+from blognomic.search.selectors import _matching
 from blognomic.search.text import EMPTY_QUERY, QueryError, parse_query, snippet
 from ruleset.services import page_create
 from tests.factories import PASSWORD, make_proposal, vote
 from tests.gndt.builders import make_gndt, update
-from votes.models import Post
+from votes.models import Comment, Post
 
 pytestmark = pytest.mark.django_db
 
@@ -108,3 +110,18 @@ def test_each_kind_costs_one_query_however_much_matches(client, game, t0, django
                             posted_at=t0 - timedelta(days=10 + n), body="A storm story.")
     with django_assert_max_num_queries(12):
         assert client.get(reverse("search"), {"q": "storm"}).status_code == 200
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the full-text indexes exist on PostgreSQL only")
+@pytest.mark.parametrize(("model", "fields", "index"), [
+    (Post, ["title", "body"], "post_search_vector"), (Comment, ["text"], "comment_search_vector"),
+])
+def test_the_full_text_match_is_the_expression_its_index_was_built_on(game, model, fields, index):
+    """If the search's expression and the migration's drift apart, every search reads the whole table again."""
+    sql, params = _matching(model.objects.only("pk"), fields, ["storm", "flag"]).query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")  # a few rows: make the planner show what it could use
+        cursor.execute("SET LOCAL enable_indexscan = off")
+        cursor.execute(f"EXPLAIN {sql}", params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert f"Bitmap Index Scan on {index}" in plan, plan

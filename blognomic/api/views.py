@@ -8,7 +8,8 @@ from __future__ import annotations
 import math
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count
+from django.db.models import Count, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 from ninja import NinjaAPI, Query
@@ -18,7 +19,7 @@ from blognomic.api import schemas
 from gndt.selectors import gndt_log, gndt_table_for, log_entries
 from ruleset.models import Page, Revision
 from ruleset.structure import parse_ruleset
-from votes.models import KIND_SLUGS, Kind, Post, Status
+from votes.models import KIND_SLUGS, Comment, Kind, Post, Status
 from votes.selectors import judge_posts, tally_report
 from votes.state import game_state
 
@@ -40,6 +41,14 @@ def _page(queryset, page: int) -> tuple[list, dict]:
         raise HttpError(404, BEYOND_THE_END.format(page=page, pages=pages))
     items = list(queryset[(page - 1) * PER_PAGE: page * PER_PAGE])
     return items, {"page": page, "pages": pages, "count": count}
+
+
+def _with_comment_count(queryset):
+    """Each post's number of comments, counted per post by a correlated subquery: the page of posts is chosen
+    (and counted) from the posts alone, rather than after joining and grouping every comment of the archive."""
+    per_post = (Comment.objects.filter(post=OuterRef("pk")).order_by().values("post")
+                .annotate(n=Count("pk")).values("n"))
+    return queryset.annotate(comment_count=Coalesce(Subquery(per_post, output_field=IntegerField()), 0))
 
 
 def _summary(post: Post, judgement=None) -> dict:
@@ -68,7 +77,7 @@ def posts(request, kind: str | None = Query(None, description="proposal, cfj, do
         if status not in (Status.PENDING, Status.ENACTED, Status.FAILED):
             raise HttpError(400, f"“{status[:40]}” is not a status: use pending, enacted or failed.")
         queryset = queryset.filter(status=status)
-    items, meta = _page(queryset.annotate(comment_count=Count("comments")), page)
+    items, meta = _page(_with_comment_count(queryset), page)
     now = timezone.now()
     judgements = judge_posts(items, state=game_state(now), now=now)
     return {**meta, "results": [_summary(post, judgements.get(post.pk)) for post in items]}
@@ -77,7 +86,7 @@ def posts(request, kind: str | None = Query(None, description="proposal, cfj, do
 @api.get("/posts/{post_id}", response={200: schemas.PostDetail, 404: schemas.Problem},
          summary="One post with its comments and, for a votable matter, its tally")
 def post(request, post_id: str):
-    found = Post.objects.select_related("author").annotate(comment_count=Count("comments")).filter(slug=post_id)
+    found = _with_comment_count(Post.objects.select_related("author").filter(slug=post_id))
     post = found.first()
     if post is None:
         raise HttpError(404, NO_SUCH_POST.format(id=post_id[:100]))

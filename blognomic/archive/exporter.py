@@ -14,6 +14,7 @@ from collections import defaultdict
 from blognomic.archive.amendments import export_amendments
 from blognomic.archive.fields import FORMAT, VERSION, format_time
 from blognomic.archive.gndt import export_gndt
+from blognomic.archive.matter_kinds import export_matter_kinds
 from blognomic.archive.personal import export_personal
 from blognomic.archive.variables import export_variables
 from dynasties.models import Absence, Application, Dynasty, Game, Notification, Rename, User
@@ -24,7 +25,7 @@ from votes.models import Comment, Post, Resolution
 
 def export_archive() -> dict:
     names = dict(User.objects.values_list("pk", "username"))
-    return {
+    archive = {
         "format": FORMAT,
         "version": VERSION,
         "profile": _profile(),
@@ -42,6 +43,11 @@ def export_archive() -> dict:
         "gndt": _gndt(),
         "wiki": {"pages": _pages(names)},
     }
+    matter_kinds, matter_effects = export_matter_kinds(names)
+    if matter_kinds or matter_effects:  # left out when there are none, as older archives had it
+        archive["matter_kinds"] = matter_kinds
+        archive["matter_effects"] = matter_effects
+    return archive
 
 
 def _gndt() -> dict:
@@ -193,7 +199,7 @@ def _posts(names: dict[int, str]) -> list[dict]:
     posts = []
     fields = ("pk", "slug", "kind", "title", "author_id", "posted_at", "edited_at", "dynasty__number", "body",
               "flavour", "status", "admin_note", "trivial", "sticky", "anonymous", "enactable_since",
-              "failable_since", "stale_since")
+              "failable_since", "stale_since", "matter_kind_id")
     for p in Post.objects.order_by("posted_at", "pk").values(*fields).iterator(chunk_size=2000):
         resolution = final.get(p["pk"]) if p["status"] in ("enacted", "failed") else None
         entry = {
@@ -219,6 +225,8 @@ def _posts(names: dict[int, str]) -> list[dict]:
         for flag in ("enactable_since", "failable_since", "stale_since"):
             if p[flag]:
                 entry[flag] = format_time(p[flag])
+        if p["matter_kind_id"]:
+            entry["matter_kind"] = p["matter_kind_id"]  # the pk of one of matter_kinds
         posts.append(entry)
     return posts
 

@@ -21,6 +21,7 @@ from blognomic.archive.amendments import import_amendments
 from blognomic.archive.copying import insert_without_keys
 from blognomic.archive.fields import ArchiveError
 from blognomic.archive.keys import keep_primary_keys, reset_sequences
+from blognomic.archive.matter_kinds import import_matter_kinds
 from blognomic.archive.personal import import_personal
 from blognomic.archive.reading import CHUNK, Parsed, parse_archive
 from dynasties.models import (
@@ -71,6 +72,8 @@ def import_archive(data: Any) -> dict[str, int]:
             kept += import_gndt(parsed.gndt, users=users, dynasties={**every_dynasty, **dynasties}, path="gndt")
             import_variables(parsed.gndt.get("variables"), users=users, dynasties={**every_dynasty, **dynasties},
                              path="gndt.variables")
+        # After the GNDT, whose columns the kinds' conditions and the effects name.
+        _write_matter_kinds(parsed, users, dynasties, posts, kept)
         if kept:
             reset_sequences(kept)
         if parsed.pages:
@@ -190,6 +193,18 @@ def _write_applications(parsed: Parsed, users: dict[str, User], kept: list) -> N
     if keep_primary_keys(Application, applications, [a["pk"] for a in parsed.applications]):
         kept.append(Application)
     Application.objects.bulk_create(applications, batch_size=CHUNK)
+
+
+def _write_matter_kinds(parsed: Parsed, users: dict[str, User], dynasties: dict[int, Dynasty],
+                        posts: dict[str, Post], kept: list) -> None:
+    written = import_matter_kinds(parsed.matter_kinds, users=users, dynasties=dynasties, posts=posts, kept=kept)
+    of_a_kind = []
+    for p in parsed.posts:
+        if p["matter_kind"] is not None:
+            post = posts[p["id"]]
+            post.matter_kind = written[p["matter_kind"]]
+            of_a_kind.append(post)
+    Post.objects.bulk_update(of_a_kind, ["matter_kind"], batch_size=CHUNK)
 
 
 def _link_dynasty_posts(parsed: Parsed, dynasties: dict[int, Dynasty], posts: dict[str, Post]) -> None:

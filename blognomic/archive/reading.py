@@ -16,6 +16,7 @@ from django.utils.text import slugify
 from blognomic.archive.amendments import parse_amendments
 from blognomic.archive.fields import FORMAT, READABLE_VERSIONS, VERSION, ArchiveError, Reader, check_json
 from blognomic.archive.keys import optional_pk
+from blognomic.archive.matter_kinds import NO_SUCH_KIND, parse_matter_kinds
 from blognomic.archive.personal import parse_personal
 from dynasties.models import (
     PROFILE_CHOICES,
@@ -68,6 +69,7 @@ class Parsed:
     version: int = VERSION
     amendments: list[dict] = field(default_factory=list)
     personal: dict = field(default_factory=dict)
+    matter_kinds: dict = field(default_factory=lambda: {"kinds": [], "effects": []})
     # Names already found valid: an archive names the same few hundred people in every comment.
     valid_names: set[str] = field(default_factory=set, repr=False)
 
@@ -132,6 +134,7 @@ def parse_archive(data: Any) -> Parsed:
                            for name in (app["by"], app["reverted_by"]) if isinstance(name, str))
     parsed.personal, personal_names = parse_personal(root.data.get("personal"))
     parsed.accounts.update(personal_names)
+    _parse_matter_kinds(root, parsed, ids, numbers)
     for item, path in root.items("rule_changes"):
         parsed.rule_changes.append(_parse_rule_change(Reader(item, path), parsed, ids))
     for item, path in root.items("renames"):
@@ -158,6 +161,26 @@ def parse_archive(data: Any) -> Parsed:
         for item, path in wiki.items("pages"):
             parsed.pages.append(_parse_page(Reader(item, path), parsed, titles, slugs, ids))
     return parsed
+
+
+def _parse_matter_kinds(root: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> None:
+    """The dynasties' own kinds of matter and effects, and the kinds the posts name, which must be among them."""
+
+    def refer_to_post(post_id: str, path: str) -> None:
+        if post_id not in ids:
+            parsed.post_refs.setdefault(post_id, path)
+
+    def refer_to_dynasty(number: int, path: str) -> None:
+        if number not in numbers:
+            parsed.dynasty_refs.setdefault(number, path)
+
+    parsed.matter_kinds = parse_matter_kinds(
+        root, name=lambda r, key, required=True: _name(r, key, parsed, required=required),
+        refer_to_post=refer_to_post, refer_to_dynasty=refer_to_dynasty)
+    known = {kind["pk"] for kind in parsed.matter_kinds["kinds"]}
+    for index, post in enumerate(parsed.posts):
+        if post["matter_kind"] is not None and post["matter_kind"] not in known:
+            raise ArchiveError(f"posts[{index}].matter_kind", NO_SUCH_KIND.format(pk=post["matter_kind"]))
 
 
 def _parse_account(r: Reader, parsed: Parsed, named: set[str]) -> dict:
@@ -359,7 +382,16 @@ def _parse_post(r: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> 
         "enactable_since": r.time("enactable_since", required=False),
         "failable_since": r.time("failable_since", required=False),
         "stale_since": r.time("stale_since", required=False),
+        "matter_kind": _matter_kind(r, kind),
     }
+
+
+def _matter_kind(r: Reader, kind: str) -> int | None:
+    """The pk of the dynasty's own kind (in ``matter_kinds``) a Proposal or a matter is, if any."""
+    pk = r.integer("matter_kind", required=False, minimum=1)
+    if pk is not None and kind not in (Kind.PROPOSAL, Kind.MATTER):
+        raise ArchiveError(r.at("matter_kind"), f"a {kind} is of no dynasty's own kind")
+    return pk
 
 
 def _parse_resolutions(r: Reader, parsed: Parsed, status: str | None, final: dict | None,
