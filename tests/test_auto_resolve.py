@@ -94,3 +94,42 @@ def test_resolution_allowed_clause_by_clause(kind, oldest, stale, hiatus_allows,
     assert not limits.resolution_allowed(action="enact", kind=kind, can_enact=False, can_fail=True,
                                          is_oldest_pending=True, is_stale=False, profile=profile,
                                          hiatus_reason=None).allowed
+
+
+def _resolvable_queue(players, size: int, t0) -> list[Post]:
+    """``size`` proposals by different players, each with a Quorum of FOR votes for more than twelve hours."""
+    proposals = []
+    for n in range(size):
+        proposal = make_proposal(players[n], at=t0 - timedelta(hours=30, minutes=-n), title=f"Proposal: Queue {n}")
+        for voter in players[size:size + 5]:
+            vote(proposal, voter, "for", at=t0 - timedelta(hours=20))
+        proposals.append(proposal)
+    return proposals
+
+
+@pytest.mark.parametrize("size", [2, 4, 6])
+def test_auto_resolve_judges_each_matter_about_once_however_many_it_resolves(t0, size, monkeypatch,
+                                                                              django_assert_num_queries):
+    """“Only the oldest pending Proposal may be resolved”: the run enacts the queue one by one, in order, and
+    judges each matter twice (once for the run, once when it is resolved) instead of after every resolution;
+    its queries grow by the same number per matter resolved."""
+    from votes import engine
+
+    players = make_table(size + 5, start=t0 - timedelta(days=30))
+    Game.objects.filter(pk=1).update(auto_resolve=True)
+    proposals = _resolvable_queue(players, size, t0)
+    judged = []
+    judge = engine.judge
+    monkeypatch.setattr(engine, "judge", lambda matter, **arguments: judged.append(matter.id) or judge(
+        matter, **arguments))
+    with django_assert_num_queries(PER_RESOLUTION_QUERIES * size + RUN_QUERIES):
+        report = matters_auto_resolve(now=t0)
+    assert report.done == [f"{proposal.slug}: enact" for proposal in proposals]
+    assert sorted(judged) == sorted([proposal.pk for proposal in proposals] * 2)
+    assert set(Post.objects.filter(pk__in=[p.pk for p in proposals]).values_list("status", flat=True)) == {"enacted"}
+
+
+# Each resolution: the game state again, the resolving service's own reads and its writes; each run: the
+# game, the votes of every pending matter once and the last look that finds nothing more to resolve.
+PER_RESOLUTION_QUERIES = 19
+RUN_QUERIES = 7

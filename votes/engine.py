@@ -62,9 +62,14 @@ def judge(matter: Matter, *, electorate: Electorate, profile: Profile, now: date
     counted = tally(matter, electorate=electorate, profile=profile, now=now)
     rules = _rules(matter.kind, profile, kind)
 
+    assessed: dict[datetime, _Assessment] = {}
+
     def assess_at(moment: datetime) -> _Assessment:
-        age = max(moment - matter.posted_at, timedelta(0))
-        return _assess(rules, Facts(counted, age, profile, electorate.hiatus))
+        # Finding enact_from and fail_from walks the same moments, `now` first: assess each once.
+        if moment not in assessed:
+            age = max(moment - matter.posted_at, timedelta(0))
+            assessed[moment] = _assess(rules, Facts(counted, age, profile, electorate.hiatus))
+        return assessed[moment]
 
     current = assess_at(now)
     moments = _candidate_moments(matter, profile, electorate.hiatus, now, kind)

@@ -16,7 +16,7 @@ from dynasties.notify import Notice, admins_now, notify, notify_many
 from dynasties.webhooks import webhook_queue_many
 from votes import engine
 from votes.models import Kind, Post
-from votes.selectors import judge_posts, resolvable_matters
+from votes.selectors import electorate_of, iter_resolvable_matters, judge_posts
 from votes.state import game_state
 
 # Posts flagged per query.
@@ -76,20 +76,52 @@ def proposals_mark_stale(*, now: datetime, dry_run: bool = False) -> JobReport:
     return report
 
 
+class _PendingJudgements:
+    """The judgements of the pending matters, kept across the resolutions of one auto-resolve run.
+
+    A judgement depends only on the matter's own votes and age, the moment, the rules profile and who may
+    vote (the roster, the Emperor, the hiatus). Resolving one matter changes no other matter's votes, so a
+    judgement stays valid while the profile and the electorate do; when a resolution changes either (a rule
+    change enacted, a Declaration of Victory ending the dynasty or its hiatus, a player leaving), every
+    pending matter is judged again. A matter of the dynasty's own kind is always judged again, since its
+    electorate may follow GNDT values that a resolution's effects change. The queue (which proposal is the
+    oldest) and the hiatus's limits are not judgements: they are applied afresh to each state.
+    """
+
+    def __init__(self) -> None:
+        self.basis: tuple | None = None
+        self.judgements: dict[int, engine.Judgement] = {}
+
+    def of(self, state, *, now: datetime) -> dict[int, engine.Judgement]:
+        basis = (state.game.rules_profile(), electorate_of(state))
+        if basis != self.basis:
+            self.basis, self.judgements = basis, {}
+        unjudged = [post for post in state.pending
+                    if post.pk not in self.judgements or post.matter_kind_id is not None]
+        self.judgements.update(judge_posts(unjudged, state=state, now=now))
+        return {post.pk: self.judgements[post.pk] for post in state.pending}
+
+
 def matters_auto_resolve(*, now: datetime, dry_run: bool = False) -> JobReport:
     """When the game allows it, resolve every matter that is legal to resolve now, as the system: exactly what
-    the admin panel offers (both ask ``selectors.resolvable_matters``), enacting where both are legal."""
+    the admin panel offers (both ask ``selectors.iter_resolvable_matters``), enacting where both are legal.
+
+    Each matter is judged once per run, not once per resolution (see ``_PendingJudgements``), so a run that
+    finds many matters to resolve costs about as much judging as one that finds one.
+    """
     from votes.services import VoteError, matter_resolve
 
     report = JobReport()
     if not Game.load().auto_resolve:
         return report
+    judged = _PendingJudgements()
     # Resolving one matter can make the next proposal the oldest, so look again after each.
     for _ in range(100):
-        resolvable = resolvable_matters(game_state(now), now=now)
-        if not resolvable:
+        state = game_state(now)
+        first = next(iter_resolvable_matters(state, now=now, judgements=judged.of(state, now=now)), None)
+        if first is None:
             break
-        post, action = resolvable[0]
+        post, action = first
         report.done.append(f"{post.slug}: {action}")
         if dry_run:
             break

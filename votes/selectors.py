@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -26,12 +26,16 @@ def ballots_from(comments: Iterable[Comment]) -> tuple[engine.Ballot, ...]:
 
 
 def matter_from(post: Post, comments: Iterable[Comment]) -> engine.Matter:
+    return _matter_of(post, ballots_from(comments))
+
+
+def _matter_of(post: Post, ballots: tuple[engine.Ballot, ...]) -> engine.Matter:
     return engine.Matter(
         id=post.pk,
         kind=post.kind,
         author=post.author.username,
         posted_at=post.posted_at,
-        ballots=ballots_from(comments),
+        ballots=ballots,
         title=post.title,
         trivial=post.trivial,
     )
@@ -72,9 +76,14 @@ def values_cache(state: GameState) -> ValuesCache:
 def judge_matter(post: Post, comments: Iterable[Comment], *, state: GameState, now: datetime
                  ) -> tuple[engine.Judgement, engine.Electorate, kinds.KindSpec | None]:
     """Judge a pending matter as it stands: its judgement, who may vote on it and its dynasty's kind, if any."""
-    electorate, spec = electorate_for_post(post, electorate_of(state), cache=values_cache(state))
-    judgement = _judge(matter_from(post, comments), electorate=electorate, profile=state.game.rules_profile(),
-                             now=now, kind=spec)
+    return _judge_ballots(post, ballots_from(comments), base=electorate_of(state), state=state, now=now)
+
+
+def _judge_ballots(post: Post, ballots: tuple[engine.Ballot, ...], *, base: engine.Electorate, state: GameState,
+                   now: datetime) -> tuple[engine.Judgement, engine.Electorate, kinds.KindSpec | None]:
+    electorate, spec = electorate_for_post(post, base, cache=values_cache(state))
+    judgement = _judge(_matter_of(post, ballots), electorate=electorate, profile=state.game.rules_profile(),
+                       now=now, kind=spec)
     return judgement, electorate, spec
 
 
@@ -108,13 +117,25 @@ def _judge(matter: engine.Matter, **arguments) -> engine.Judgement:
     return judgement
 
 
+def _ballots_by_post(pending: Sequence[Post]) -> dict[int, tuple[engine.Ballot, ...]]:
+    """The ballots of ``_votes_by_post``, read as plain values: a sweep over a thousand matters spends most of
+    its time making objects, and judging needs only these five columns of each vote."""
+    by_post: dict[int, list[engine.Ballot]] = defaultdict(list)
+    votes = (Comment.objects.filter(post__in=pending, icon__isnull=False).order_by("at", "pk")
+             .values_list("post_id", "author__username", "at", "icon", "pk", "trivial"))
+    for post_id, author, at, icon, pk, trivial in votes:
+        by_post[post_id].append(engine.Ballot(author=author, at=at, icon=icon or None, comment_id=pk, trivial=trivial))
+    return {post.pk: tuple(by_post[post.pk]) for post in pending}
+
+
 def judge_posts(posts: Sequence[Post], *, state: GameState, now: datetime) -> dict[int, engine.Judgement]:
     """Judgements of the pending matters among ``posts``, with one query for all their votes."""
     pending = [post for post in posts if post.is_votable and post.is_pending]
     if not pending:
         return {}
-    by_post = _votes_by_post(pending)
-    return {post.pk: judge_matter(post, by_post[post.pk], state=state, now=now)[0] for post in pending}
+    by_post = _ballots_by_post(pending)
+    base = electorate_of(state)
+    return {post.pk: _judge_ballots(post, by_post[post.pk], base=base, state=state, now=now)[0] for post in pending}
 
 
 RESOLUTION_ACTIONS = ("enact", "fail")
@@ -136,18 +157,25 @@ def resolution_options(post: Post, judgement: engine.Judgement, *, state: GameSt
     }
 
 
-def resolvable_matters(state: GameState, *, now: datetime) -> list[tuple[Post, str]]:
+def resolvable_matters(state: GameState, *, now: datetime,
+                       judgements: dict[int, engine.Judgement] | None = None) -> list[tuple[Post, str]]:
     """The pending matters the admin panel offers to resolve now, oldest first, each with the action the
-    system takes (enact where both are legal)."""
-    judgements = judge_posts(state.pending, state=state, now=now)
+    system takes (enact where both are legal). ``judgements`` of every pending matter, if already made for
+    this state and moment, spare judging them again."""
+    return list(iter_resolvable_matters(state, now=now, judgements=judgements))
+
+
+def iter_resolvable_matters(state: GameState, *, now: datetime,
+                            judgements: dict[int, engine.Judgement] | None = None) -> Iterator[tuple[Post, str]]:
+    """``resolvable_matters`` one by one, for a caller that needs only the first."""
+    if judgements is None:
+        judgements = judge_posts(state.pending, state=state, now=now)
     oldest = oldest_pending_id(state.pending, profile=state.game.rules_profile(), now=now)
-    resolvable = []
     for post in state.pending:
         options = resolution_options(post, judgements[post.pk], state=state, now=now, oldest_id=oldest)
         legal = [action for action in RESOLUTION_ACTIONS if options[action].allowed]
         if legal:
-            resolvable.append((post, legal[0]))
-    return resolvable
+            yield post, legal[0]
 
 
 @dataclass
