@@ -49,8 +49,9 @@ CACHED_PAGES = frozenset({
     "gndt_table", "gndt_log", "gndt_dynasty_table", "gndt_dynasty_log", "gndt_update",
     "dynasty_list", "dynasty_detail",
     "search", "game_at", "roster", "core_rules", "seals", "messages_inbox", "messages_sent", "message_thread",
-    # The read-only API (django-ninja names its operations).
-    "api-root", "openapi-json", "posts", "post", "players", "gndt", "gndt_log_api", "revisions", "rules",
+    # The read-only API, by namespaced name: its operations' short names ("posts", "rules") are too common.
+    "api:api-root", "api:openapi-json", "api:posts", "api:post", "api:players", "api:gndt", "api:gndt_log_api",
+    "api:revisions", "api:rules",
 })
 HTMX_HEADERS = ("HTTP_HX_REQUEST", "HTTP_HX_TARGET", "HTTP_HX_TRIGGER", "HTTP_HX_TRIGGER_NAME",
                 "HTTP_HX_BOOSTED", "HTTP_HX_CURRENT_URL", "HTTP_ACCEPT")
@@ -91,8 +92,9 @@ class CachedPage:
 
 
 def page_name(request: HttpRequest) -> str | None:
+    """The page's view name, with its namespace where it has one (``api:posts``)."""
     try:
-        return resolve(request.path_info).url_name
+        return resolve(request.path_info).view_name
     except Resolver404:
         return None
 

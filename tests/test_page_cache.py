@@ -253,3 +253,22 @@ def test_an_htmx_request_and_a_plain_one_are_cached_apart(game, proposal):
     client, url = Client(), f"{proposal.get_absolute_url()}tally/"
     first = client.get(url, HTTP_HX_REQUEST="true").content.decode()
     assert client.get(url, HTTP_HX_REQUEST="true").content.decode() == first
+
+
+def test_every_page_the_cache_lists_is_a_view_of_the_site():
+    """A misspelt or renamed entry would silently leave a page uncached."""
+    from django.urls import get_resolver
+
+    from blognomic.page_cache import CACHED_PAGES
+
+    names = set()
+
+    def walk(resolver, namespace: str = "") -> None:
+        for pattern in resolver.url_patterns:
+            if hasattr(pattern, "url_patterns"):
+                walk(pattern, f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace)
+            elif pattern.name:
+                names.add(namespace + pattern.name)
+
+    walk(get_resolver())
+    assert CACHED_PAGES <= names, sorted(CACHED_PAGES - names)
