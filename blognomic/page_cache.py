@@ -8,7 +8,9 @@ A cached page is found under a key made of:
   page is never older than that; and no page is served past the next moment a matter it judged becomes
   enactable or failable, or one it lists turns old, with no vote cast (the selectors note those moments
   while the page renders, see ``votes.horizon``): "Can be enacted now" shows at that second;
-- who is looking: anonymous, or the account (its role and its hidden GNDT columns follow from it);
+- who is looking: anonymous, or the account as the session names it (its role and its hidden GNDT columns
+  follow from it), read from the session alone so that a page served from the cache never loads the account
+  (see ``viewer``);
 - the host, the path with its query, and the htmx headers (a fragment is never served for a whole page).
 
 Only GET and HEAD requests to the pages listed in ``CACHED_PAGES`` are served from the cache, and a response
@@ -29,6 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
@@ -100,8 +103,20 @@ def page_name(request: HttpRequest) -> str | None:
 
 
 def viewer(request: HttpRequest) -> str:
-    user = request.user
-    return f"user:{user.pk}" if user.is_authenticated else "anonymous"
+    """Who is reading, as their session claims: the account, the backend that logged it in and the hash of its
+    password that Django checks the session against.
+
+    A claim is trusted only as far as Django has checked it: a page is stored under a claim only after the
+    same request loaded the account from it (``PageCacheMiddleware`` makes sure). A claim Django refuses (a
+    password changed since) flushes the session, and such a response is never stored; an account that may no
+    longer log in is rendered as a visitor. Any change to an account moves the content version on, so a
+    stored page is never served to a claim that the account's row as it is now would refuse.
+    """
+    session = request.session
+    account = session.get(SESSION_KEY)
+    if account is None:
+        return "anonymous"
+    return f"user:{account}:{session.get(BACKEND_SESSION_KEY, '')}:{session.get(HASH_SESSION_KEY, '')}"
 
 
 def page_key(request: HttpRequest, version: int | str | None = None) -> str:
@@ -147,6 +162,9 @@ class PageCacheMiddleware:
         if page is not None and (page.valid_until is None or now < page.valid_until):
             return self._with_token(request, page.response())
         csrf_asked_before = bool(request.META.get("CSRF_COOKIE_NEEDS_UPDATE"))
+        # Load the account now, whatever the page reads: Django checks the session's claim as it loads it, and
+        # a refused claim empties the session, so nothing is stored under it (see ``viewer``).
+        request.user.is_authenticated  # noqa: B018
         setattr(request, RENDERING_ATTRIBUTE, True)
         try:
             with horizon.collecting() as moments:

@@ -39,6 +39,10 @@ def shows_for_votes(text: str, count: int) -> bool:
     return f"FOR {count}" in text or f"For ({count})" in text
 
 
+def signed_in_as(name: str, response) -> bool:
+    return f"{name} Log out" in text_of(response)
+
+
 def logged_in(name: str) -> Client:
     client = Client()
     assert client.login(username=name, password=PASSWORD)
@@ -70,7 +74,7 @@ def test_a_page_read_twice_is_served_from_the_cache(game, proposal, django_asser
         client.get(proposal.get_absolute_url())
     with django_assert_num_queries(0):
         assert shows_for_votes(text_of(visitor.get("/")), 2)
-    with django_assert_num_queries(2):  # the session and the account, to know who is reading
+    with django_assert_num_queries(1):  # the session, to know who is reading; the account is not loaded
         assert shows_for_votes(text_of(player.get(proposal.get_absolute_url())), 2)
 
 
@@ -219,6 +223,32 @@ def test_a_pending_matter_turns_old_on_time(game, t0, settings):
     assert 'class="old"' not in before and 'class="old"' in after and post.title in after
 
 
+def test_a_session_from_before_a_password_change_is_never_served_the_players_pages(game):
+    """The cache knows a reader by what their session claims; a claim Django would refuse finds nothing."""
+    player = game.players[4]
+    stolen = logged_in(player.username)
+    assert signed_in_as(player.username, stolen.get("/"))
+    player.set_password("Another lamp 47")
+    player.save()
+    own = Client()
+    assert own.login(username=player.username, password="Another lamp 47")
+    for _ in range(2):  # rendered, then served from the cache
+        assert signed_in_as(player.username, own.get("/"))
+    for _ in range(2):
+        page = stolen.get("/")
+        assert not signed_in_as(player.username, page) and "Log in" in text_of(page)
+
+
+def test_an_account_that_may_no_longer_log_in_reads_the_visitors_pages(game):
+    player = game.players[4]
+    client = logged_in(player.username)
+    assert signed_in_as(player.username, client.get("/"))
+    player.is_active = False
+    player.save(update_fields=["is_active"])
+    for _ in range(2):
+        assert not signed_in_as(player.username, client.get("/"))
+
+
 def test_each_reader_gets_their_own_csrf_token_from_a_cached_page(game):
     tokens = {}
     for name in ("first", "second"):
@@ -248,7 +278,7 @@ def test_an_htmx_request_and_a_plain_one_are_cached_apart(game, proposal):
     factory = RequestFactory()
     plain, fragment = factory.get("/"), factory.get("/", HTTP_HX_REQUEST="true")
     for request in (plain, fragment):
-        request.user = AnonymousUser()
+        request.user, request.session = AnonymousUser(), {}
     assert page_key(plain) != page_key(fragment)
     client, url = Client(), f"{proposal.get_absolute_url()}tally/"
     first = client.get(url, HTTP_HX_REQUEST="true").content.decode()

@@ -64,22 +64,27 @@ def test_embedded_default_uses_sqlite_eager_tasks_and_local_memory_cache():
     code = (
         "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='blognomic.settings'; django.setup();"
         "from django.conf import settings as s;"
-        "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER, s.CACHES['default']['BACKEND'])"
+        "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER, s.CACHES['default']['BACKEND'],"
+        " s.SESSION_ENGINE)"
     )
     clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True,
                          check=True).stdout
-    assert out.split() == ["django.db.backends.sqlite3", "True", "django.core.cache.backends.locmem.LocMemCache"]
+    # Sessions stay in the database: a local-memory copy in each worker would keep a logged-out session alive.
+    assert out.split() == ["django.db.backends.sqlite3", "True", "django.core.cache.backends.locmem.LocMemCache",
+                           "django.contrib.sessions.backends.db"]
 
 
-def test_redis_url_switches_broker_and_cache():
-    """REDIS_URL makes Redis the Celery broker and the cache, and tasks stop running in-process."""
+def test_redis_url_switches_broker_cache_and_sessions():
+    """REDIS_URL makes Redis the Celery broker and the cache, tasks stop running in-process, and sessions are
+    read from Redis (written through to the database)."""
     code = (
         "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='blognomic.settings'; django.setup();"
         "from django.conf import settings as s;"
-        "print(s.CELERY_BROKER_URL, s.CELERY_TASK_ALWAYS_EAGER, s.CACHES['default']['BACKEND'])"
+        "print(s.CELERY_BROKER_URL, s.CELERY_TASK_ALWAYS_EAGER, s.CACHES['default']['BACKEND'], s.SESSION_ENGINE)"
     )
     env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:6379/3"}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
                          check=True).stdout
-    assert out.split() == ["redis://127.0.0.1:6379/3", "False", "django.core.cache.backends.redis.RedisCache"]
+    assert out.split() == ["redis://127.0.0.1:6379/3", "False", "django.core.cache.backends.redis.RedisCache",
+                           "django.contrib.sessions.backends.cached_db"]
