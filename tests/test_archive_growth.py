@@ -29,7 +29,8 @@ pytestmark = pytest.mark.django_db
 END = datetime(2026, 1, 1, tzinfo=UTC)
 
 # Queries per page and reader with the response cache emptied (a cache miss), the same at every scale (the
-# Ruleset's two more are each rule's blame: the rule changes and the matters behind them).
+# Ruleset's two more are each rule's blame: the rule changes and the matters behind them; on PostgreSQL the
+# search reads its results in a savepoint that sets the planner, four statements more: matches_through_the_index).
 EXPECTED = {
     "front page": 12, "front page (player)": 18, "busy post": 14, "busy post (player)": 20, "monthly archive": 10,
     "category": 11, "player page": 14, "Ruleset": 11, "Ruleset history": 10, "Ruleset diff": 10, "GNDT": 17,
@@ -96,4 +97,5 @@ def test_every_main_page_costs_the_same_queries_at_any_archive_size(client, scal
             if reader:
                 client.force_login(readers[reader])
             counts[name] = _count(client, path)
-    assert counts == EXPECTED
+    expected = EXPECTED | {"search": EXPECTED["search"] + (4 if connection.vendor == "postgresql" else 0)}
+    assert counts == expected

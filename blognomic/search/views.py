@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from blognomic.search.selectors import KINDS, SEARCHES, Filters
+from blognomic.search.selectors import KINDS, SEARCHES, Filters, matches_through_the_index
 from blognomic.search.text import QueryError, parse_query
 from dynasties.clock import NotATime, parse_iso_time
 
@@ -59,13 +59,14 @@ def search(request: HttpRequest) -> HttpResponse:
     except QueryError as error:
         context["error"] = str(error)
         return render(request, "search/search.html", context, status=400)
-    if kind:
-        hits = SEARCHES[kind](terms, filters, offset=(page - 1) * PER_PAGE, limit=PER_PAGE + 1)
-        context["sections"] = [(kind, KINDS[kind], hits[:PER_PAGE], len(hits) > PER_PAGE)]
-        context["page"], context["next_page"] = page, page + 1 if len(hits) > PER_PAGE else None
-    else:
-        for name, label in KINDS.items():
-            hits = SEARCHES[name](terms, filters, offset=0, limit=PER_KIND + 1)
-            context["sections"].append((name, label, hits[:PER_KIND], len(hits) > PER_KIND))
+    with matches_through_the_index():
+        if kind:
+            hits = SEARCHES[kind](terms, filters, offset=(page - 1) * PER_PAGE, limit=PER_PAGE + 1)
+            context["sections"] = [(kind, KINDS[kind], hits[:PER_PAGE], len(hits) > PER_PAGE)]
+            context["page"], context["next_page"] = page, page + 1 if len(hits) > PER_PAGE else None
+        else:
+            for name, label in KINDS.items():
+                hits = SEARCHES[name](terms, filters, offset=0, limit=PER_KIND + 1)
+                context["sections"].append((name, label, hits[:PER_KIND], len(hits) > PER_KIND))
     context["terms"] = terms
     return render(request, "search/search.html", context)
