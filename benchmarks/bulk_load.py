@@ -65,6 +65,7 @@ def bulk_load(archive: dict) -> dict:
     from django.db import transaction
 
     from blognomic.archive import import_archive
+    from blognomic.archive.planner import analyze_after_import
 
     if archive.get("rule_changes"):
         raise ValueError("bulk_load does not write core-rule changes; use import_archive for this archive")
@@ -90,6 +91,9 @@ def bulk_load(archive: dict) -> dict:
         step("comments")
         revisions = _write_pages(pages, users, by_slug)
         step("wiki revisions and rule changes")
+        # As import_archive does after a large archive: the planner learns the tables' new sizes.
+        analyze_after_import(len(posts) + comments + revisions)
+        step("planner statistics (ANALYZE)")
     step("commit")
     return {"posts": len(posts), "comments": comments, "revisions": revisions, "seconds": seconds}
 

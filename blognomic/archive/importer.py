@@ -23,6 +23,7 @@ from blognomic.archive.fields import ArchiveError
 from blognomic.archive.keys import keep_primary_keys, reset_sequences
 from blognomic.archive.matter_kinds import import_matter_kinds
 from blognomic.archive.personal import import_personal
+from blognomic.archive.planner import analyze_after_import
 from blognomic.archive.reading import CHUNK, Parsed, parse_archive
 from dynasties.models import (
     Absence,
@@ -81,9 +82,11 @@ def import_archive(data: Any) -> dict[str, int]:
 
             # Rule histories need to know which rules each imported Ruleset revision changed.
             rule_changes_index()
-    return {"players": len(parsed.players), "dynasties": len(parsed.dynasties), "posts": len(parsed.posts),
-            "comments": sum(len(p["comments"]) for p in parsed.posts), "pages": len(parsed.pages),
-            "revisions": sum(len(p["revisions"]) for p in parsed.pages)}
+        counts = {"players": len(parsed.players), "dynasties": len(parsed.dynasties), "posts": len(parsed.posts),
+                  "comments": sum(len(p["comments"]) for p in parsed.posts), "pages": len(parsed.pages),
+                  "revisions": sum(len(p["revisions"]) for p in parsed.pages)}
+        analyze_after_import(counts["posts"] + counts["comments"] + counts["revisions"])
+    return counts
 
 
 def _chunks(values: Iterable, size: int = CHUNK) -> Iterator[list]:
