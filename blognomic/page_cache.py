@@ -45,7 +45,7 @@ from votes import horizon
 # placeholder token, see below). A page that writes while it renders (a message thread marks itself read) is
 # stored under the version before its own write, so it is never served again.
 CACHED_PAGES = frozenset({
-    "front_page", "post_detail", "month_archive", "category", "player_detail", "feed", "category_feed",
+    "front_page", "post_detail", "month_archive", "category", "player_list", "player_detail", "feed", "category_feed",
     "post_comments_feed", "stats", "stats_chart", "tally_box", "admin_panel",
     "wiki_index", "wiki_page", "wiki_history", "wiki_feed", "wiki_revision", "wiki_diff", "wiki_rule",
     "wiki_rule_history",

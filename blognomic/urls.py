@@ -28,11 +28,16 @@ urlpatterns = [
     path("posts/<str:slug>/comments/feed/", PostCommentsFeed(), name="post_comments_feed"),
     path("notices/feed/<str:token>/", NoticesFeed(), name="notices_feed"),
     path("posts/<str:slug>/", views.post_detail, name="post_detail"),
+    path("players/", views.player_list, name="player_list"),
     path("players/<path:name>/", views.player_detail, name="player_detail"),
     path("stats/", stats_views.stats_page, name="stats"),
     path("stats/<slug:name>.png", stats_views.stats_chart, name="stats_chart"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Django's views: the new password passes AUTH_PASSWORD_VALIDATORS, and this session stays logged in
+    # while every other session of the account is refused from the next request.
+    path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     # Before votes' own URLs: the post form here is votes' form with the amendment editor added.
     path("", include("blognomic.amendments.urls")),
     path("", include("votes.urls")),

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 
-from dynasties.models import User
+from dynasties.models import Absence, User
 from votes.forms import CommentForm
 from votes.models import KIND_PLURALS, KIND_SLUGS, Comment, Kind, Post
 from votes.selectors import matter_view, toteboards
@@ -85,6 +85,22 @@ def post_detail(request: HttpRequest, slug: str) -> HttpResponse:
     request.game_state = game_state(now)
     view = matter_view(post, state=request.game_state, now=now, viewer=request.user)
     return render(request, "blog/post_detail.html", {"post": post, "matter": view, "form": CommentForm()})
+
+
+def player_list(request: HttpRequest) -> HttpResponse:
+    """Every current player, active then idle, with when each idle one went idle (one query more)."""
+    now = timezone.now()
+    request.game_state = state = game_state(now)
+    # The latest start of an idle spell still open (a later one overwrites an earlier in the dict).
+    since = dict(
+        Absence.objects.filter(kind=Absence.IDLE, started_at__lte=now)
+        .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=now))
+        .order_by("started_at")
+        .values_list("user_id", "started_at")
+    )
+    idle = sorted(((player, since.get(player.pk)) for player in state.roster.idle),
+                  key=lambda pair: (pair[1] is None, -(pair[1].timestamp() if pair[1] else 0), pair[0].username))
+    return render(request, "blog/player_list.html", {"idle": idle})
 
 
 def player_detail(request: HttpRequest, name: str) -> HttpResponse:

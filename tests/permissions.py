@@ -202,6 +202,8 @@ def build_game(now) -> Game:
         "core_rules": {"parameter": "pending_limit", "value": "3", "proposal": enacted.slug},
         "ascension": {"step": "hand-over", "to": voter.username},
         "login": {"username": "P07", "password": "test-password"},
+        "password_change": {"old_password": "test-password", "new_password1": "Brass lantern 1911",
+                            "new_password2": "Brass lantern 1911"},
         "messages_compose": {"to": emperor.username, "subject": "Hello", "body": "A word in private."},
         "message_thread": {"body": "Agreed."},
         "seal_new": {"title": "Codename", "text": ":PROTO is mine"},

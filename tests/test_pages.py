@@ -42,7 +42,23 @@ def test_demo_front_page_shows_the_quorum_line(client):
     html = client.get("/").content.decode()
     assert "There are 7 active keepers. Quorum is 4." in html
     assert "The First Dynasty of Wren" in html and "Harbourmaster" in html
-    assert '<h3>Idle</h3>' in html and "Gus" in html
+    # Idle players are counted in the sidebar and listed on the players' page, which every page links.
+    assert ">1 idle</a>" in html and "/players/Gus/" not in html.split('id="roster"')[1]
+    players = client.get(reverse("player_list")).content.decode()
+    assert "7 active, 1 idle. Quorum is 4." in players and "Gus" in players and "Wren" in players
+
+
+def test_the_players_page_lists_the_most_recently_idle_first(client, t0):
+    from dynasties.models import Absence
+    from tests.factories import make_player
+
+    for n, name in enumerate(["Ada", "Bo", "Cy"]):
+        player = make_player(name, joined_at=t0)
+        Absence.objects.create(user=player, kind=Absence.IDLE, started_at=t0 + timedelta(days=1 + n))
+    make_player("Dee", joined_at=t0)
+    html = client.get(reverse("player_list")).content.decode()
+    assert html.index("Cy") < html.index("Bo") < html.index("Ada")
+    assert "1 active, 3 idle." in html and "27 Jul 2016" in html
 
 
 @pytest.mark.parametrize("path", ["/", "/category/proposals/", "/wiki/ruleset/", "/gndt/",
