@@ -150,10 +150,13 @@ def add_gndt(archive: dict, seed: int, updates: int) -> None:
 # The database
 
 
-def server_environment(database_url: str) -> dict[str, str]:
-    """Production settings as the README gives them, minus HTTPS (the benchmark speaks plain HTTP)."""
+def server_environment(database_url: str, redis_url: str | None = None) -> dict[str, str]:
+    """Production settings as the README gives them, minus HTTPS (the benchmark speaks plain HTTP); Redis only
+    when asked for (the cache, the content version and sessions then live there)."""
     env = dict(os.environ)
     env.pop("REDIS_URL", None)
+    if redis_url:
+        env["REDIS_URL"] = redis_url
     env.update({
         "DJANGO_SETTINGS_MODULE": "blognomic.settings",
         "DATABASE_URL": database_url,
@@ -188,6 +191,20 @@ def load_game(archive: dict, loader: str = "bulk") -> None:
         bulk_load(archive)
     # Production static storage (WhiteNoise's manifest) needs collectstatic; STATIC_ROOT is gitignored.
     call_command("collectstatic", interactive=False, verbosity=0)
+
+
+def settle_database() -> float | None:
+    """On PostgreSQL, vacuum and analyze the freshly loaded database, so that pages are measured against tables
+    in the state a running site's autovacuum keeps them (visibility map set, statistics current) rather than
+    racing autovacuum for the CPUs. Returns the seconds it took (None on SQLite)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return None
+    started = time.perf_counter()
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM (ANALYZE)")
+    return time.perf_counter() - started
 
 
 @dataclass(frozen=True)
@@ -648,6 +665,10 @@ def main() -> None:
     parser.add_argument("--database-url",
                         help="postgres://user:password@host:port/db: measure on a temporary PostgreSQL database "
                              "created on that server (the named database is not written) and dropped afterwards.")
+    parser.add_argument("--redis-url",
+                        help="redis://host:port/db: serve with Redis as the production setup does (pages, the "
+                             "content version and sessions there); without it, each worker's local memory and "
+                             "the database.")
     parser.add_argument("--csv", type=Path, default=DEFAULT_CSV, help="Path of fullprophistory.csv.")
     parser.add_argument("--seed", type=int, default=2016)
     args = parser.parse_args()
@@ -701,6 +722,9 @@ def main() -> None:
               f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
         print(f"database: {database.label}, {database.server_version()}")
         print(f"machine: {machine_description()}")
+        settled = settle_database()
+        if settled is not None:
+            print(f"VACUUM (ANALYZE) after loading, as autovacuum would have done on a running site: {settled:.1f} s")
 
         pages = pick_pages()
         if args.only:
@@ -711,7 +735,7 @@ def main() -> None:
 
         connections.close_all()
 
-        server = Gunicorn(env, args.workers, workdir / "gunicorn.log")
+        server = Gunicorn(server_environment(database.url, args.redis_url), args.workers, workdir / "gunicorn.log")
         server.wait_ready()
         if wrk:
             version = subprocess.run([wrk, "--version"], capture_output=True, text=True).stdout.split("\n")[0]
@@ -720,6 +744,8 @@ def main() -> None:
             generator = f"Python client ({args.concurrency} threads, one connection each)"
         print(f"server: gunicorn, {args.workers} sync workers × 1 thread, DEBUG=0, on {HOST}:{server.port}; "
               f"{os.cpu_count()} CPUs shared by server and client")
+        print("cache: " + (f"Redis ({args.redis_url}): pages, the content version and sessions" if args.redis_url
+                           else "each worker's local memory; the content version and sessions in the database"))
         print(f"load generator: {generator}; {args.seconds:g} s per page per round, {args.rounds} round(s), "
               f"after {2 * args.concurrency} warm-up requests")
         if wrk:
