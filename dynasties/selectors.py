@@ -2,38 +2,71 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from datetime import datetime
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, Func, OuterRef, Q, QuerySet, Subquery
 
 from dynasties.models import Absence, User
 
 
-@dataclass
 class Roster:
-    active: list[User] = field(default_factory=list)
-    idle: list[User] = field(default_factory=list)
+    """The current players at a moment: the active ones loaded, the idle ones counted.
+
+    A game twenty years old has hundreds of idle players (thousands in a load test), and nearly every page
+    needs only the active ones and how many are idle. The idle players themselves are read the first time
+    ``idle`` is asked for (one query more, on the few pages that list them), or only those among some
+    accounts with ``idle_among``.
+    """
+
+    def __init__(self, moment: datetime, active: list[User], idle_count: int | None = None) -> None:
+        self.moment = moment
+        self.active = active
+        self._idle_count = idle_count
+        self._idle: list[User] | None = None
 
     @property
     def active_names(self) -> frozenset[str]:
         return frozenset(user.username for user in self.active)
 
+    @property
+    def idle_count(self) -> int:
+        if self._idle_count is None:
+            self._idle_count = len(self.idle) if self._idle is not None else _current(self.moment, idle=True).count()
+        return self._idle_count
 
-def roster_at(moment: datetime) -> Roster:
-    """Every current player, split into active and idle, in one query."""
+    @property
+    def idle(self) -> list[User]:
+        if self._idle is None:
+            self._idle = list(_current(self.moment, idle=True).order_by("username"))
+        return self._idle
+
+    def idle_among(self, users: Iterable[User]) -> frozenset[str]:
+        """The names of those of ``users`` who were idle players at the moment (one query over them alone)."""
+        if self._idle is not None:
+            return frozenset(user.username for user in self._idle) & {user.username for user in users}
+        ids = {user.pk for user in users}
+        if not ids or self._idle_count == 0:
+            return frozenset()
+        return frozenset(_current(self.moment, idle=True).filter(pk__in=ids).values_list("username", flat=True))
+
+
+def _current(moment: datetime, *, idle: bool) -> QuerySet[User]:
+    """The players at ``moment`` who had not left, idle or active as asked."""
     away = Absence.objects.filter(user=OuterRef("pk"), started_at__lte=moment).filter(
         Q(ended_at__isnull=True) | Q(ended_at__gt=moment)
     )
-    gone = away.filter(kind=Absence.LEFT)
-    users = (
+    return (
         User.objects.players()
         .filter(joined_at__lte=moment)
-        .annotate(is_away=Exists(away), is_gone=Exists(gone))
-        .filter(is_gone=False)
-        .order_by("username")
+        .alias(is_away=Exists(away), is_gone=Exists(away.filter(kind=Absence.LEFT)))
+        .filter(is_gone=False, is_away=idle)
     )
-    roster = Roster()
-    for user in users:
-        (roster.idle if user.is_away else roster.active).append(user)
-    return roster
+
+
+def roster_at(moment: datetime) -> Roster:
+    """The players at ``moment``: the active ones, each with the number of idle ones, in one query."""
+    idle_count = Subquery(_current(moment, idle=True).order_by().values(n=Func("pk", function="COUNT"))[:1])
+    active = list(_current(moment, idle=False).annotate(idle_count=idle_count).order_by("username"))
+    # With no one active there is no row to carry the count; it is counted when asked for.
+    return Roster(moment, active, active[0].idle_count if active else None)

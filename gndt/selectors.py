@@ -102,7 +102,7 @@ def gndt_table_for(
             "row_id", "column_id", "value"
         )
     }
-    idle = frozenset(idle_names if idle_names is not None else _idle_names(state))
+    idle = frozenset(idle_names if idle_names is not None else _idle_names(state, rows))
     return _assemble(dynasty, columns, rows, values, idle, sort=sort, descending=descending, viewer=viewer)
 
 
@@ -144,10 +144,11 @@ def gndt_table_as_of(
     return table
 
 
-def _idle_names(state) -> frozenset[str]:
+def _idle_names(state, rows: list[Row]) -> frozenset[str]:
+    """The table's players who are idle (asked of them alone: the game may have hundreds of idle players)."""
     if state is None:
         return frozenset()
-    return frozenset(user.username for user in state.roster.idle)
+    return state.roster.idle_among(row.user for row in rows if row.user is not None)
 
 
 def _assemble(dynasty, columns, rows, values, idle_names, *, sort: str, descending: bool, viewer) -> Table:

@@ -19,10 +19,11 @@ from votes.services import matter_resolve
 
 pytestmark = pytest.mark.django_db
 
-# For a visitor: the layout's game state now and sidebar, and for the moment its dynasty, roster, pending
-# matters, their votes then, the game's profile, the Ruleset page, its revision then, the rules' blame (two)
-# and the GNDT then (columns, rows, cells, later changes).
-AT_QUERIES = 22
+# For a visitor: the layout's game state now and sidebar, and for the moment its dynasty, roster (the
+# active players, then the idle ones it names), pending matters, their votes then, the game's profile, the
+# Ruleset page, its revision then, the rules' blame (two) and the GNDT then (columns, rows, cells, later
+# changes).
+AT_QUERIES = 23
 RULESET = "== Core Rules ==\n=== Lanterns ===\nEach Player carries a lantern.\n"
 
 

@@ -66,7 +66,7 @@ class GameAt:
     @property
     def began(self) -> bool:
         """Whether there was anything to show yet: a dynasty, a player or a Ruleset."""
-        return bool(self.dynasty or self.roster.active or self.roster.idle or self.ruleset_revision)
+        return bool(self.dynasty or self.roster.active or self.roster.idle_count or self.ruleset_revision)
 
 
 def _pending_then(moment: datetime, roster: Roster, dynasty: Dynasty | None) -> list[PendingThen]:
