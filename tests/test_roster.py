@@ -138,3 +138,40 @@ def test_admins_make_and_remove_admins_but_never_the_last(client, players, t0):
     response = client.post(reverse("set_admin", args=["P04"]), {"admin": "yes"})
     assert response.status_code == 302 and User.objects.get(username="P04").is_admin
     assert "(admin)" in client.get(reverse("roster")).content.decode()
+
+
+def test_the_roster_loads_the_active_players_and_reads_the_idle_ones_only_when_asked(players, t0,
+                                                                                   django_assert_num_queries):
+    """Every page needs the active players and how many are idle; only a few list the idle ones, who after
+    twenty years are hundreds."""
+    from dynasties.selectors import roster_at
+    from tests.factories import make_player
+
+    now = t0 + timedelta(days=3)
+    for n in range(12):
+        sleeper = make_player(f"Sleeper {n:02}", joined_at=t0)
+        player_idle(user=sleeper, by=sleeper, now=t0 + timedelta(hours=1 + n))
+    player_leave(user=players[4], now=t0 + timedelta(days=1))
+    with django_assert_num_queries(1):
+        roster = roster_at(now)
+        assert [user.username for user in roster.active] == [p.username for p in players[:4]]
+        assert roster.idle_count == 12
+    third = User.objects.get(username="Sleeper 03")
+    with django_assert_num_queries(1):
+        assert roster.idle_among([players[0], third]) == {"Sleeper 03"}
+    with django_assert_num_queries(1):
+        assert [user.username for user in roster.idle] == [f"Sleeper {n:02}" for n in range(12)]
+        assert roster.idle_count == 12 and roster.idle_among([players[4]]) == frozenset()
+    # Before the first of them went idle: nobody idle, and no question asked about it.
+    earlier = roster_at(t0 + timedelta(minutes=30))
+    with django_assert_num_queries(0):
+        assert earlier.idle_count == 0 and earlier.idle_among(players) == frozenset()
+
+
+def test_with_nobody_active_the_idle_players_are_still_counted(players, t0):
+    from dynasties.selectors import roster_at
+
+    for n, player in enumerate(players):
+        player_idle(user=player, by=player, now=t0 + timedelta(hours=n))
+    roster = roster_at(t0 + timedelta(days=1))
+    assert roster.active == [] and roster.idle_count == 5
