@@ -16,6 +16,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Max, Q
 from django.utils.formats import date_format
 from django.utils.html import format_html
@@ -27,6 +28,9 @@ from votes.models import Kind, Post
 RULE_HISTORY_PER_PAGE = 50
 _CITED_POST = re.compile(r"/posts/(?P<slug>[^/\s)\]>\"'“”]+)/?")
 BLAME_MARKER = re.compile(r"<!--rule-blame:(?P<anchor>[^>]*?)-->")
+BLAME_VERSION = 1
+"""Part of the cache key of each rule's last change: raise it when the rule changes are worked out anew."""
+BLAME_CACHE_SECONDS = 7 * 24 * 3600
 
 
 def cited_slug(summary: str) -> str | None:
@@ -84,10 +88,7 @@ def _causes(revisions: list[Revision]) -> dict[int, Post | None]:
 def ruleset_blame(page: Page, *, up_to: int | None = None) -> dict[str, Blame]:
     """For every rule of the page (as of revision ``up_to``, or now), the revision that last added or
     changed it: in two or three queries however many rules and revisions there are."""
-    changes = RuleChange.objects.filter(page=page).exclude(kind=RuleChange.REMOVED)
-    if up_to is not None:
-        changes = changes.filter(revision__number__lte=up_to)
-    latest = dict(changes.values("anchor").annotate(last=Max("revision__number")).values_list("anchor", "last"))
+    latest = _latest_changes(page, up_to)
     if not latest:
         return {}
     revisions = {
@@ -103,6 +104,26 @@ def ruleset_blame(page: Page, *, up_to: int | None = None) -> dict[str, Blame]:
         for anchor, number in latest.items()
         if number in revisions
     }
+
+
+def _latest_changes(page: Page, up_to: int | None) -> dict[str, int]:
+    """Each rule's anchor → the number of the last revision (up to ``up_to``) that added or changed it.
+
+    The grouping reads every change the page has had, which grows with its age (70 ms over the 94,500
+    revisions of a ten-times archive), while its answer changes only when a revision is added. So the
+    current page's answer is kept under its newest revision, which no later write can change (revisions are
+    only ever added, each with its rule changes in the same transaction).
+    """
+    changes = RuleChange.objects.filter(page=page).exclude(kind=RuleChange.REMOVED)
+    if up_to is not None:
+        changes = changes.filter(revision__number__lte=up_to)
+        return dict(changes.values("anchor").annotate(last=Max("revision__number")).values_list("anchor", "last"))
+    key = f"rule-blame:{BLAME_VERSION}:{page.pk}:{page.current_id}"
+    latest = cache.get(key)
+    if latest is None:
+        latest = dict(changes.values("anchor").annotate(last=Max("revision__number")).values_list("anchor", "last"))
+        cache.set(key, latest, BLAME_CACHE_SECONDS)
+    return latest
 
 
 def fill_blame(html: str, blame: dict[str, Blame] | None) -> str:

@@ -35,10 +35,14 @@ def eager_celery(settings):
 @pytest.fixture(autouse=True)
 def fresh_page_cache(settings):
     """Pages are cached in tests as on the site, with the content version in this process's memory (each test
-    runs inside one transaction, which never commits); a new version per test, so no test sees another's."""
+    runs inside one transaction, which never commits); a new version per test, so no test sees another's.
+    The cache starts empty too: a test's rolled-back rows may hand their ids to the next test's."""
+    from django.core.cache import cache
+
     from blognomic.freshness import bump_version
 
     settings.CONTENT_VERSION_STORE = "memory"
+    cache.clear()
     bump_version()
     yield
 

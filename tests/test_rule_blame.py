@@ -134,11 +134,14 @@ def page_queries(client) -> int:
 
 def test_the_ruleset_page_reads_blame_in_a_fixed_number_of_queries(client, people, t0):
     """Blame costs the same two queries (the latest change of every rule, and those revisions with their
-    causes) for a 3-rule Ruleset with 2 revisions as for a 60-rule one with 40."""
+    causes) for a 3-rule Ruleset with 3 revisions as for a 60-rule one with 40, each read first after a new
+    revision (later readings keep the latest changes: see the next test)."""
     page = make_ruleset(people["admin"], t0, text=ruleset_of(3))
     revision_add(page=page, author=people["admin"], text=ruleset_of(3).replace("Text 1.", "Text one."),
                  summary="One", now=t0 + timedelta(hours=1))
     page_queries(client)  # the first request also fills the layout's caches
+    revision_add(page=page, author=people["admin"], text=ruleset_of(3).replace("Text 2.", "Text two."),
+                 summary="Two", now=t0 + timedelta(hours=2))
     small = page_queries(client)
     text = ruleset_of(60)
     for n in range(40):
@@ -149,3 +152,24 @@ def test_the_ruleset_page_reads_blame_in_a_fixed_number_of_queries(client, peopl
                      now=t0 + timedelta(hours=3, minutes=n))
     assert page_queries(client) == small
     assert RuleChange.objects.filter(page=page).count() > 100
+
+
+def test_the_blame_groups_the_rule_changes_once_per_revision(client, people, t0, settings):
+    """Grouping every change the page has had grows with its age, and its answer changes only with a new
+    revision: it is kept under the newest one, and a new revision is blamed anew."""
+    settings.PAGE_CACHE = False  # the view's own queries, not a page cache hit
+    page = make_ruleset(people["admin"], t0)
+
+    def read() -> tuple[str, int]:
+        with CaptureQueriesContext(connection) as queries:
+            html = client.get("/wiki/ruleset/").content.decode()
+        return html, sum("GROUP BY" in query["sql"] and "ruleset_rulechange" in query["sql"]
+                         for query in queries.captured_queries)
+
+    assert read()[1] == 1
+    html, grouped = read()
+    assert grouped == 0 and blame_of(html, "rule-players").startswith("Last changed in r1")
+    revision_add(page=page, author=people["admin"], text=RULESET_TEXT.replace("may leave", "may quit"),
+                 summary="Quitting", now=t0 + timedelta(days=1))
+    html, grouped = read()
+    assert grouped == 1 and blame_of(html, "rule-players").startswith("Last changed in r2")
