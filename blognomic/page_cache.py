@@ -46,7 +46,7 @@ from votes import horizon
 # stored under the version before its own write, so it is never served again.
 CACHED_PAGES = frozenset({
     "front_page", "post_detail", "month_archive", "category", "player_list", "player_detail", "feed", "category_feed",
-    "post_comments_feed", "stats", "stats_chart", "tally_box", "admin_panel",
+    "post_comments_feed", "stats", "stats_chart", "stats_table", "tally_box", "admin_panel",
     "wiki_index", "wiki_page", "wiki_history", "wiki_feed", "wiki_revision", "wiki_diff", "wiki_rule",
     "wiki_rule_history",
     "gndt_table", "gndt_log", "gndt_dynasty_table", "gndt_dynasty_log", "gndt_update",

@@ -32,6 +32,7 @@ urlpatterns = [
     path("players/<path:name>/", views.player_detail, name="player_detail"),
     path("stats/", stats_views.stats_page, name="stats"),
     path("stats/<slug:name>.png", stats_views.stats_chart, name="stats_chart"),
+    path("stats/<slug:table>/", stats_views.stats_table, name="stats_table"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Django's views: the new password passes AUTH_PASSWORD_VALIDATORS, and this session stays logged in

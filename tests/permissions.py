@@ -168,6 +168,7 @@ def build_game(now) -> Game:
         "wiki_feed": {"slug": "ruleset"}, "notices_feed": {"token": active.notices_feed_token},
         "message_thread": {"pk": conversation.pk}, "seal_reveal": {"pk": seal.pk},
         "api:post": {"post_id": slug}, "amendment_revert": {"pk": 999999}, "stats_chart": {"name": "active-players"},
+        "stats_table": {"table": "players"},
         "game_at": {"moment": f"{now - timedelta(hours=1):%Y-%m-%dT%H:%M:%SZ}"},
     }
     data = {

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from blognomic.history.loading import DEFAULT_DIRECTORY
 from blognomic.stats import selectors
+from blognomic.stats import views as stats_views
 from blognomic.stats.plots import CHARTS
 from blognomic.stats.views import IMMUTABLE, NO_SUCH_CHART
 from dynasties.models import Game
@@ -156,6 +157,39 @@ def test_the_page_embeds_every_chart_and_the_players_table(client, game):
     assert "3 proposals, 1 enacted (33%)" in html
     assert '<a href="/players/P03/">P03</a></td><td class="number">2</td><td class="number">1</td>' in html
     assert 'href="/stats/">Statistics</a>' in html  # in the site's navigation
+
+
+def test_the_page_shows_each_tables_head_and_links_the_whole_table(client, game, monkeypatch):
+    """After twenty years the tables hold hundreds of rows: the page shows the first ones (the most
+    proposals, the most wins, the newest dynasties) and links each whole table, a page of rows at a time."""
+    monkeypatch.setattr(stats_views, "HEAD_ROWS", 2)
+    monkeypatch.setattr(stats_views, "ROWS_PER_PAGE", 3)
+    with time_machine.travel(game["later"], tick=False):
+        html = client.get(reverse("stats")).content.decode()
+        assert "The 2 with the most proposals:" in html and html.count("stats-players") == 1
+        assert ">P03</a>" in html and ">P04</a>" in html and ">P07</a>" not in html
+        assert f'<a href="{reverse("stats_table", args=["players"])}">All 7 players</a>' in html
+        assert "All 1 winners" not in html, "a table that fits has no link"
+        pages = {n: client.get(reverse("stats_table", args=["players"]), {"page": n}).content.decode()
+                 for n in ("1", "2", "3")}
+        assert [pages[n].count('<tr><td><a href="/players/') for n in ("1", "2", "3")] == [3, 3, 1]
+        assert "7 rows, 7–7 shown." in pages["3"] and 'rel="prev"' in pages["3"] and 'rel="next"' not in pages["3"]
+        dynasties = client.get(reverse("stats_table", args=["dynasties"])).content.decode()
+        assert dynasties.index('href="/dynasties/2/"') < dynasties.index('href="/dynasties/1/"')
+
+
+@pytest.mark.parametrize("number", ["0", "-1", "abc", "99999999999999999999", "３", " "])
+def test_any_page_number_shows_a_page_of_the_table(client, game, number):
+    """A page number past either end shows the last page, anything that is not a number the first."""
+    with time_machine.travel(game["later"], tick=False):
+        response = client.get(reverse("stats_table", args=["winners"]), {"page": number})
+    assert response.status_code == 200 and ">P05</a>" in response.content.decode()
+
+
+def test_an_unknown_table_is_a_404_that_says_so(client, game):
+    response = client.get(reverse("stats_table", args=["lighthouses"]))
+    assert response.status_code == 404
+    assert "no statistics table named" in response.content.decode()
 
 
 @pytest.mark.parametrize("slug", list(CHARTS))

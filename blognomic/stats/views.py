@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotFound
 from django.shortcuts import render
 from django.utils import timezone
 
@@ -18,12 +19,40 @@ IMMUTABLE = "public, max-age=86400, immutable"
 DRAWING = 1
 
 
+# The statistics page shows the head of each table and links to the whole of it, a page at a time: after
+# twenty years they hold hundreds of players and dynasties, which every reading of the page would carry.
+HEAD_ROWS = 20
+ROWS_PER_PAGE = 100
+TABLES = {"players": "Players", "dynasties": "Every dynasty, newest first", "winners": "Winners"}
+
+
+def _table_rows(stats, table: str) -> list:
+    if table == "players":
+        return list(stats.players)
+    if table == "dynasties":
+        return list(stats.dynasties[::-1])
+    return stats.wins
+
+
 def stats_page(request: HttpRequest) -> HttpResponse:
     stats = cached_statistics(timezone.now())
+    heads = {table: _table_rows(stats, table) for table in TABLES}
     return render(request, "stats/stats.html", {
         "stats": stats, "charts": {slug.replace("-", "_"): chart for slug, chart in CHARTS.items()},
-        "dynasties_newest_first": stats.dynasties[::-1],
+        "heads": {table: rows[:HEAD_ROWS] for table, rows in heads.items()},
+        "totals": {table: len(rows) for table, rows in heads.items()},
     })
+
+
+def stats_table(request: HttpRequest, table: str) -> HttpResponse:
+    """One of the statistics page's tables whole, a hundred rows a page (``?page=``: a number past the last
+    shows the last, anything else the first)."""
+    if table not in TABLES:
+        raise Http404(f"There is no statistics table named “{table}”; the statistics page links to each one.")
+    stats = cached_statistics(timezone.now())
+    page = Paginator(_table_rows(stats, table), ROWS_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "stats/table.html", {"stats": stats, "table": table, "title": TABLES[table],
+                                                "page": page, "rows": page.object_list})
 
 
 def stats_chart(request: HttpRequest, name: str) -> HttpResponse:
