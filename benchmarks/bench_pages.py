@@ -575,6 +575,9 @@ def combine_rounds(pages: list[Page], rounds: list[dict[str, dict]]) -> dict[str
             "ratio_range": (min(ratios), max(ratios)) if ratios else None,
             "median_ms": statistics.median(run["median_ms"] for run in answered) if answered else float("nan"),
             "p95_ms": statistics.median(run["p95_ms"] for run in answered) if answered else float("nan"),
+            # A p95 that differs widely between rounds is a few slow requests (a fresh rendering) in one round.
+            "p95_range": (min(run["p95_ms"] for run in answered), max(run["p95_ms"] for run in answered))
+            if answered else None,
             "errors": sum(run["errors"] for run in runs),
             "error_kinds": sum((run["error_kinds"] for run in runs), Counter()),
         }
@@ -587,7 +590,9 @@ def print_table(pages: list[Page], figures: dict[str, dict], queries: dict[str, 
     first = first or {}
     header = (f"{'page':<30} {'path':<34} {'req/s':>8} {'vs bare view':>14} {'of bare':>8} "
               + (f"{'ratio range':>12} " if spread else "")
-              + f"{'median ms':>10} {'p95 ms':>8} {'first ms':>9} {'errors':>7} {'queries':>8}")
+              + f"{'median ms':>10} {'p95 ms':>8} "
+              + (f"{'p95 range':>12} " if spread else "")
+              + f"{'first ms':>9} {'errors':>7} {'queries':>8}")
     print(header)
     print("-" * len(header))
     for index, page in enumerate(pages):
@@ -604,8 +609,9 @@ def print_table(pages: list[Page], figures: dict[str, dict], queries: dict[str, 
         shown = page.path if len(page.path) <= 34 else page.path[:31] + "..."
         print(f"{page.label:<30} {shown:<34} {figure['rps']:>8.1f} {ratio:>14} {share:>8} "
               + (f"{span:>12} " if spread else "")
-              + f"{figure['median_ms']:>10.1f} {figure['p95_ms']:>8.1f} {first.get(page.ident, float('nan')):>9.1f} "
-              f"{figure['errors']:>7} "
+              + f"{figure['median_ms']:>10.1f} {figure['p95_ms']:>8.1f} "
+              + (f"{p95_span(figure):>12} " if spread else "")
+              + f"{first.get(page.ident, float('nan')):>9.1f} {figure['errors']:>7} "
               f"{queries[page.ident]:>8}")
     few = [page.label for page in pages if figures[page.ident]["requests"] < 20 * rounds]
     if few:
@@ -615,6 +621,13 @@ def print_table(pages: list[Page], figures: dict[str, dict], queries: dict[str, 
         if figures[page.ident]["errors"]:
             kinds = ", ".join(f"{kind} ×{n}" for kind, n in figures[page.ident]["error_kinds"].most_common())
             print(f"errors on {page.label}: {kinds}")
+
+
+def p95_span(figure: dict) -> str:
+    if not figure.get("p95_range"):
+        return ""
+    low, high = figure["p95_range"]
+    return f"{low:.0f}–{high:.0f}"
 
 
 def load_text() -> str:
