@@ -60,6 +60,7 @@ HTMX_HEADERS = ("HTTP_HX_REQUEST", "HTTP_HX_TARGET", "HTTP_HX_TRIGGER", "HTTP_HX
                 "HTTP_HX_BOOSTED", "HTTP_HX_CURRENT_URL", "HTTP_ACCEPT")
 UNSTORED_HEADERS = frozenset({"set-cookie", "content-length"})
 RENDERING_ATTRIBUTE = "_page_cache_rendering"
+VERSION_ATTRIBUTE = "_page_cache_version"
 
 
 def enabled() -> bool:
@@ -100,6 +101,13 @@ def page_name(request: HttpRequest) -> str | None:
         return resolve(request.path_info).view_name
     except Resolver404:
         return None
+
+
+def content_version(request: HttpRequest) -> int | str:
+    """The content version this request's page is cached under (read once), for a view that keeps some
+    costly part of its page under the same version, so that part is never staler than the page."""
+    version = getattr(request, VERSION_ATTRIBUTE, None)
+    return current_version() if version is None else version
 
 
 def viewer(request: HttpRequest) -> str:
@@ -156,6 +164,7 @@ class PageCacheMiddleware:
                 or holds_message(request)):
             return self.get_response(request)
         version = current_version()
+        setattr(request, VERSION_ATTRIBUTE, version)
         key = page_key(request, version)
         now = timezone.now()
         page = cache.get(key)

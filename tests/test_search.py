@@ -139,3 +139,26 @@ def test_matches_come_newest_first_page_after_page(client, game, t0):
     shown = sorted(titles, key=lambda title: (first + "\x00" + second).find(title))
     assert shown == titles
     assert all(title in first for title in titles[:20]) and all(title in second for title in titles[20:])
+
+
+def test_the_hits_are_kept_until_the_content_changes(client, game, t0):
+    """The page is rendered afresh every minute (the sidebar tells the time) without searching again, and a
+    new matching post is found at once."""
+    import time_machine
+    from django.test.utils import CaptureQueriesContext
+
+    def searched(moment) -> tuple[str, int]:
+        with time_machine.travel(moment, tick=False), CaptureQueriesContext(connection) as queries:
+            html = client.get(reverse("search"), {"q": "gale", "kind": "posts"}).content.decode()
+        return html, sum("blognomic_post" in q["sql"] and "gale" in str(q["sql"]).lower() for q in queries)
+
+    Post.objects.create(slug="gale-one", kind="story", title="Story: Gale One", author=game.players[0],
+                        posted_at=t0, body="A gale story.")
+    html, searches = searched(t0 + timedelta(hours=1))
+    assert "Gale One" in html
+    html, again = searched(t0 + timedelta(hours=1, minutes=5))
+    assert "Gale One" in html and again == 0 < searches
+    Post.objects.create(slug="gale-two", kind="story", title="Story: Gale Two", author=game.players[1],
+                        posted_at=t0 + timedelta(hours=1), body="Another gale.")
+    html, _ = searched(t0 + timedelta(hours=1, minutes=6))
+    assert "Gale One" in html and "Gale Two" in html

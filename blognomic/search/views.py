@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+from contextlib import ExitStack
+
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from blognomic.search.selectors import KINDS, SEARCHES, Filters, matches_through_the_index
+from blognomic.page_cache import content_version
+from blognomic.search.selectors import KINDS, SEARCHES, Filters, Hit, matches_through_the_index
 from blognomic.search.text import QueryError, parse_query
 from dynasties.clock import NotATime, parse_iso_time
 
@@ -16,6 +22,7 @@ BAD_KIND = "“{kind}” is not something to search; choose posts, comments, wik
 BAD_DATE = "“{value}” is not a date such as 2016-07-25."
 BAD_DYNASTY = "“{value}” is not a dynasty number."
 BAD_PAGE = "“{value}” is not a page number."
+HITS_CACHE_SECONDS = 3600
 
 
 def _date(value: str, *, end: bool) -> object:
@@ -59,14 +66,55 @@ def search(request: HttpRequest) -> HttpResponse:
     except QueryError as error:
         context["error"] = str(error)
         return render(request, "search/search.html", context, status=400)
-    with matches_through_the_index():
+    with _PageSearch(request, terms, filters) as search_for:
         if kind:
-            hits = SEARCHES[kind](terms, filters, offset=(page - 1) * PER_PAGE, limit=PER_PAGE + 1)
-            context["sections"] = [(kind, KINDS[kind], hits[:PER_PAGE], len(hits) > PER_PAGE)]
-            context["page"], context["next_page"] = page, page + 1 if len(hits) > PER_PAGE else None
+            found = search_for(kind, offset=(page - 1) * PER_PAGE, limit=PER_PAGE + 1)
+            context["sections"] = [(kind, KINDS[kind], found[:PER_PAGE], len(found) > PER_PAGE)]
+            context["page"], context["next_page"] = page, page + 1 if len(found) > PER_PAGE else None
         else:
             for name, label in KINDS.items():
-                hits = SEARCHES[name](terms, filters, offset=0, limit=PER_KIND + 1)
-                context["sections"].append((name, label, hits[:PER_KIND], len(hits) > PER_KIND))
+                found = search_for(name, offset=0, limit=PER_KIND + 1)
+                context["sections"].append((name, label, found[:PER_KIND], len(found) > PER_KIND))
     context["terms"] = terms
     return render(request, "search/search.html", context)
+
+
+
+class _PageSearch:
+    """The searches of one page, each kind's hits kept under the content version the page is cached under.
+
+    A search for a word in most posts costs its number of matches (see ``matches_through_the_index``), and
+    the page cache renders each page afresh every minute, since the sidebar tells the time. The hits change
+    only with the content, so they are kept until it changes; the GNDT's are not, since they depend on who
+    reads. The database is set up for reading matches once, before the first search that runs.
+    """
+
+    def __init__(self, request: HttpRequest, terms: list[str], filters: Filters) -> None:
+        self.request, self.terms, self.filters = request, terms, filters
+        self._reading = ExitStack()
+        self._index_set = False
+
+    def __enter__(self) -> _PageSearch:
+        return self
+
+    def __exit__(self, *exc_info) -> bool | None:
+        return self._reading.__exit__(*exc_info)
+
+    def __call__(self, name: str, *, offset: int, limit: int) -> list[Hit]:
+        if name == "gndt":
+            return self._run(name, offset, limit)
+        question = json.dumps([name, self.terms, self.filters.author, self.filters.dynasty, str(self.filters.since),
+                               str(self.filters.until), offset, limit])
+        digest = hashlib.blake2b(question.encode(), digest_size=16).hexdigest()
+        key = f"search-hits:{content_version(self.request)}:{digest}"
+        found = cache.get(key)
+        if found is None:
+            found = self._run(name, offset, limit)
+            cache.set(key, found, HITS_CACHE_SECONDS)
+        return found
+
+    def _run(self, name: str, offset: int, limit: int) -> list[Hit]:
+        if not self._index_set:
+            self._reading.enter_context(matches_through_the_index())
+            self._index_set = True
+        return SEARCHES[name](self.terms, self.filters, offset=offset, limit=limit)
