@@ -96,3 +96,32 @@ def test_comments_show_their_vote_icons_as_the_sites_images(client, t0):
     for icon, label in (("for", "FOR"), ("against", "AGAINST"), ("deferential", "DEFERENTIAL"), ("veto", "VETO")):
         assert f'<img class="vote-icon" src="/static/img/vote/{icon}.svg" alt="{label}"' in html
         assert "<svg" in open(finders.find(f"img/vote/{icon}.svg")).read()
+
+
+def test_the_listing_counts_its_posts_once_until_the_content_changes(client, t0):
+    """The page is rendered afresh every minute (the sidebar tells the time) without counting every post
+    again, and a new post counts at once."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from votes.models import Post
+
+    players = make_table(3, start=t0)
+    for n in range(20):
+        Post.objects.create(slug=f"tale-{n}", kind="story", title=f"Story: Tale {n}", author=players[n % 3],
+                            posted_at=t0 + timedelta(minutes=n), body="Once.")
+
+    def read(minutes: int) -> tuple[str, int]:
+        with time_machine.travel(t0 + timedelta(hours=1, minutes=minutes), tick=False), \
+                CaptureQueriesContext(connection) as queries:
+            html = client.get(reverse("category", args=["story-posts"])).content.decode()
+        return html, sum("COUNT(" in q["sql"] and "blognomic_post" in q["sql"] for q in queries)
+
+    html, counted = read(0)
+    assert counted == 1 and "Page 1 of" not in html
+    html, counted = read(5)
+    assert counted == 0 and "Tale 19" in html
+    Post.objects.create(slug="tale-new", kind="story", title="Story: Tale New", author=players[0],
+                        posted_at=t0 + timedelta(minutes=50), body="Twice.")
+    html, counted = read(6)
+    assert counted == 1 and "Page 1 of 2" in html and "Tale New" in html
