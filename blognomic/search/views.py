@@ -79,7 +79,6 @@ def search(request: HttpRequest) -> HttpResponse:
     return render(request, "search/search.html", context)
 
 
-
 class _PageSearch:
     """The searches of one page, each kind's hits kept under the content version the page is cached under.
 
