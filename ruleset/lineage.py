@@ -118,12 +118,22 @@ def _latest_changes(page: Page, up_to: int | None) -> dict[str, int]:
     if up_to is not None:
         changes = changes.filter(revision__number__lte=up_to)
         return dict(changes.values("anchor").annotate(last=Max("revision__number")).values_list("anchor", "last"))
-    key = f"rule-blame:{BLAME_VERSION}:{page.pk}:{page.current_id}"
+    key = _latest_changes_key(page)
     latest = cache.get(key)
     if latest is None:
         latest = dict(changes.values("anchor").annotate(last=Max("revision__number")).values_list("anchor", "last"))
         cache.set(key, latest, BLAME_CACHE_SECONDS)
     return latest
+
+
+def _latest_changes_key(page: Page) -> str:
+    return f"rule-blame:{BLAME_VERSION}:{page.pk}:{page.current_id}"
+
+
+def forget_latest_changes(page: Page) -> None:
+    """Drop what ``_latest_changes`` keeps for the page: past revisions have just had their changes recorded
+    (``index_rule_changes`` after an archive loaded without them), so the newest revision no longer tells."""
+    cache.delete(_latest_changes_key(page))
 
 
 def fill_blame(html: str, blame: dict[str, Blame] | None) -> str:

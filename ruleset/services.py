@@ -36,6 +36,7 @@ from ruleset.amend import (
     translate_operations,
 )
 from ruleset.editing import RulesetEditError, repeal_dynastic_rules
+from ruleset.lineage import forget_latest_changes
 from ruleset.models import RULESET_SLUG, RULESET_TITLE, Page, ProtectionChange, Revision, RuleChange
 from ruleset.seed_import import convert_plaintext_export
 from ruleset.structure import parse_ruleset
@@ -326,6 +327,7 @@ def rule_changes_index(*, page: Page | None = None) -> int:
     for ruleset_page in pages.filter(revisions__rules_indexed=False).distinct():
         with transaction.atomic():
             indexed += _index_page(ruleset_page)
+            transaction.on_commit(lambda page=ruleset_page: forget_latest_changes(page))
     return indexed
 
 

@@ -173,3 +173,25 @@ def test_the_blame_groups_the_rule_changes_once_per_revision(client, people, t0,
                  summary="Quitting", now=t0 + timedelta(days=1))
     html, grouped = read()
     assert grouped == 1 and blame_of(html, "rule-players").startswith("Last changed in r2")
+
+
+def test_recording_past_revisions_rule_changes_forgets_the_kept_blame(client, people, t0, settings,
+                                                                     django_capture_on_commit_callbacks):
+    """Revisions loaded without their rule changes are blamed once ``index_rule_changes`` records them, though
+    the newest revision is the same."""
+    from ruleset.models import Revision
+    from ruleset.services import rule_changes_index
+
+    settings.PAGE_CACHE = False  # the view's own reading, not a page cache hit
+    page = Page.objects.create(title="Ruleset", slug="ruleset", kind=Page.RULESET, created_at=t0)
+    texts = [RULESET_TEXT, RULESET_TEXT.replace("smallest ship", "smallest boat")]
+    Revision.objects.bulk_create(
+        Revision(page=page, number=n + 1, author=people["admin"], at=t0 + timedelta(days=n), text=text,
+                 size=len(text)) for n, text in enumerate(texts))
+    page.current = page.revisions.get(number=2)
+    page.save(update_fields=["current"])
+    assert "rule-blame" not in client.get("/wiki/ruleset/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert rule_changes_index() == 2
+    html = client.get("/wiki/ruleset/").content.decode()
+    assert blame_of(html, "rule-rafts").startswith("Last changed in r2 by Kevan")
