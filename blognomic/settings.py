@@ -187,6 +187,7 @@ def _every(schedule):
 
 CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "blognomic.tasks.heartbeat", "schedule": _every(60.0)},
+    "warm-statistics": {"task": "blognomic.tasks.warm_statistics", "schedule": _every(crontab(minute="*"))},
     "flag-resolvable-matters": {"task": "votes.tasks.flag_resolvable_matters",
                                 "schedule": _every(crontab(minute="*/5"))},
     "mark-stale-proposals": {"task": "votes.tasks.mark_stale_proposals", "schedule": _every(crontab(minute="*/15"))},

@@ -286,3 +286,18 @@ def test_view_queries_do_not_grow_with_the_archive(client, django_assert_num_que
     assert small["chart cold"] == COLD_QUERIES and small["chart warm"] == 1
     # The page adds the layout's own queries (the sidebar's game state) to the same figures.
     assert small["page cold"] - small["page warm"] == COLD_QUERIES - 1
+
+
+def test_beat_works_the_statistics_out_before_a_reader_asks(game, django_assert_num_queries):
+    """After a new post the minute's task aggregates afresh; the next reader only reads the version."""
+    from blognomic.tasks import warm_statistics
+
+    now, p = game["later"], game["players"]
+    post_create(author=p["P06"], kind="story", title="Story Post: Lanterns", body="They glow.", now=now)
+    with time_machine.travel(now, tick=False):
+        with django_assert_num_queries(COLD_QUERIES):
+            version = warm_statistics()
+        with django_assert_num_queries(1):
+            assert selectors.cached_statistics(now).version == version
+        with django_assert_num_queries(1):
+            assert warm_statistics() == version, "nothing new: nothing worked out again"
