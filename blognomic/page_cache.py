@@ -110,6 +110,24 @@ def content_version(request: HttpRequest) -> int | str:
     return current_version() if version is None else version
 
 
+def kept_for_version(request: HttpRequest, name: str, question: str, work_out: Callable[[], object], *,
+                     seconds: int = 3600) -> object:
+    """The answer to ``question`` (any text that names it wholly), worked out once per content version.
+
+    For a costly part of a page whose answer changes only with the content (a search's hits, a listing's
+    count): the page cache renders each page afresh every minute, since the sidebar tells the time, and the
+    part would otherwise be worked out again each time. Kept under the version the page is cached under, it
+    is never staler than the page around it.
+    """
+    digest = hashlib.blake2b(question.encode(), digest_size=16).hexdigest()
+    key = f"kept:{name}:{content_version(request)}:{digest}"
+    answer = cache.get(key)
+    if answer is None:
+        answer = work_out()
+        cache.set(key, answer, seconds)
+    return answer
+
+
 def viewer(request: HttpRequest) -> str:
     """Who is reading, as their session claims: the account, the backend that logged it in and the hash of its
     password that Django checks the session against.

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from contextlib import ExitStack
 
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from blognomic.page_cache import content_version
+from blognomic.page_cache import kept_for_version
 from blognomic.search.selectors import KINDS, SEARCHES, Filters, Hit, matches_through_the_index
 from blognomic.search.text import QueryError, parse_query
 from dynasties.clock import NotATime, parse_iso_time
@@ -22,7 +20,6 @@ BAD_KIND = "“{kind}” is not something to search; choose posts, comments, wik
 BAD_DATE = "“{value}” is not a date such as 2016-07-25."
 BAD_DYNASTY = "“{value}” is not a dynasty number."
 BAD_PAGE = "“{value}” is not a page number."
-HITS_CACHE_SECONDS = 3600
 
 
 def _date(value: str, *, end: bool) -> object:
@@ -80,13 +77,10 @@ def search(request: HttpRequest) -> HttpResponse:
 
 
 class _PageSearch:
-    """The searches of one page, each kind's hits kept under the content version the page is cached under.
-
-    A search for a word in most posts costs its number of matches (see ``matches_through_the_index``), and
-    the page cache renders each page afresh every minute, since the sidebar tells the time. The hits change
-    only with the content, so they are kept until it changes; the GNDT's are not, since they depend on who
-    reads. The database is set up for reading matches once, before the first search that runs.
-    """
+    """The searches of one page, each kind's hits kept per content version (``kept_for_version``): a search
+    for a word in most posts costs its number of matches (see ``matches_through_the_index``). The GNDT's
+    hits are not kept, since they depend on who reads. The database is set up for reading matches once,
+    before the first search that runs."""
 
     def __init__(self, request: HttpRequest, terms: list[str], filters: Filters) -> None:
         self.request, self.terms, self.filters = request, terms, filters
@@ -104,13 +98,7 @@ class _PageSearch:
             return self._run(name, offset, limit)
         question = json.dumps([name, self.terms, self.filters.author, self.filters.dynasty, str(self.filters.since),
                                str(self.filters.until), offset, limit])
-        digest = hashlib.blake2b(question.encode(), digest_size=16).hexdigest()
-        key = f"search-hits:{content_version(self.request)}:{digest}"
-        found = cache.get(key)
-        if found is None:
-            found = self._run(name, offset, limit)
-            cache.set(key, found, HITS_CACHE_SECONDS)
-        return found
+        return kept_for_version(self.request, "search-hits", question, lambda: self._run(name, offset, limit))
 
     def _run(self, name: str, offset: int, limit: int) -> list[Hit]:
         if not self._index_set:
