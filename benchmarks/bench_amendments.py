@@ -56,10 +56,24 @@ def ruleset_text() -> str:
 
 def amendment() -> list[dict]:
     """Twenty operations: ten passages, three additions, two renames, a repeal and four GNDT cells."""
-    ops = [{"op": "rule_replace_passage", "rule": f"rule-beacon-1-{r}", "old": f"costs its Keeper {r} Oil",
-            "new": f"costs its Keeper {r + 1} Oil"} for r in range(1, 11)]
-    ops += [{"op": "rule_add", "after": f"rule-beacon-2-{r}", "title": f"Foghorn {r}",
-             "body": f"A Keeper may sound foghorn {r} once a day."} for r in (3, 6, 9)]
+    ops = [
+        {
+            "op": "rule_replace_passage",
+            "rule": f"rule-beacon-1-{r}",
+            "old": f"costs its Keeper {r} Oil",
+            "new": f"costs its Keeper {r + 1} Oil",
+        }
+        for r in range(1, 11)
+    ]
+    ops += [
+        {
+            "op": "rule_add",
+            "after": f"rule-beacon-2-{r}",
+            "title": f"Foghorn {r}",
+            "body": f"A Keeper may sound foghorn {r} once a day.",
+        }
+        for r in (3, 6, 9)
+    ]
     ops += [{"op": "rule_rename", "rule": f"rule-beacon-3-{r}", "title": f"Lamp {r}"} for r in (1, 2)]
     ops.append({"op": "rule_repeal", "rule": "rule-beacon-3-20"})
     ops += [{"op": "cell_add", "row": f"Keeper {n}", "column": "Oil", "delta": n} for n in range(1, 5)]
@@ -67,8 +81,8 @@ def amendment() -> list[dict]:
 
 
 def build_game(now: datetime) -> tuple[str, str]:
-    from blognomic.amendments.services import post_create_with_amendment, ruleset_base_number
-    from blognomic.archive import import_archive
+    from blognomic.flows.amendments.services import post_create_with_amendment, ruleset_base_number
+    from blognomic.moving.archive import import_archive
     from dynasties.models import Dynasty, User
     from gndt.services import gndt_column_add, gndt_rows_add_missing_players
     from ruleset.models import Page
@@ -77,25 +91,43 @@ def build_game(now: datetime) -> tuple[str, str]:
 
     joined = stamp(now - timedelta(days=60))
     players = [{"name": f"Keeper {n}", "admin": n == 1, "idle": False, "joined_at": joined} for n in range(1, 8)]
-    import_archive({
-        "format": "blognomic-archive", "version": 1, "profile": "2016", "players": players,
-        "dynasties": [{"number": 1, "emperor": "Keeper 7", "started_at": stamp(now - timedelta(days=30)),
-                       "ended_at": None}],
-        "posts": [],
-    })
+    import_archive(
+        {
+            "format": "blognomic-archive",
+            "version": 1,
+            "profile": "2016",
+            "players": players,
+            "dynasties": [
+                {"number": 1, "emperor": "Keeper 7", "started_at": stamp(now - timedelta(days=30)), "ended_at": None}
+            ],
+            "posts": [],
+        }
+    )
     admin = User.objects.get(username="Keeper 1")
-    page_create(title="Ruleset", kind=Page.RULESET, slug="ruleset", author=admin, text=ruleset_text(),
-                now=now - timedelta(days=20), check_permission=False)
+    page_create(
+        title="Ruleset",
+        kind=Page.RULESET,
+        slug="ruleset",
+        author=admin,
+        text=ruleset_text(),
+        now=now - timedelta(days=20),
+        check_permission=False,
+    )
     dynasty = Dynasty.objects.get()
-    gndt_column_add(dynasty=dynasty, by=admin, now=now - timedelta(days=20), name="Oil", kind="integer",
-                    default="10")
+    gndt_column_add(dynasty=dynasty, by=admin, now=now - timedelta(days=20), name="Oil", kind="integer", default="10")
     gndt_rows_add_missing_players(dynasty=dynasty, by=admin, now=now - timedelta(days=20))
     common = {"kind": "proposal", "body": "As the amendment says.", "now": now - timedelta(hours=1)}
-    plain = post_create(author=User.objects.get(username="Keeper 2"), title="Proposal: Brighter Beacons",
-                        **common)
+    plain = post_create(author=User.objects.get(username="Keeper 2"), title="Proposal: Brighter Beacons", **common)
     amended = post_create_with_amendment(
-        author=User.objects.get(username="Keeper 3"), title="Proposal: Foghorns", flavour="", trivial=False,
-        anonymous=False, operations=amendment(), base_number=ruleset_base_number(), **common)
+        author=User.objects.get(username="Keeper 3"),
+        title="Proposal: Foghorns",
+        flavour="",
+        trivial=False,
+        anonymous=False,
+        operations=amendment(),
+        base_number=ruleset_base_number(),
+        **common,
+    )
     return plain.get_absolute_url(), amended.get_absolute_url()
 
 
@@ -132,18 +164,32 @@ def measure(runs: int) -> dict:
             queries[path] = count
     plain_ms = statistics.median(times[plain]) * 1000
     amended_ms = statistics.median(times[amended]) * 1000
-    return {"plain_ms": plain_ms, "amended_ms": amended_ms, "ratio": amended_ms / plain_ms,
-            "plain_queries": queries[plain], "amended_queries": queries[amended],
-            "cold_ms": cold_s * 1000, "cold_queries": cold_queries}
+    return {
+        "plain_ms": plain_ms,
+        "amended_ms": amended_ms,
+        "ratio": amended_ms / plain_ms,
+        "plain_queries": queries[plain],
+        "amended_queries": queries[amended],
+        "cold_ms": cold_s * 1000,
+        "cold_queries": cold_queries,
+    }
 
 
 def setup_django(database_url: str) -> None:
     import os
     import secrets
 
-    os.environ.update({"DJANGO_SETTINGS_MODULE": "blognomic.settings", "DATABASE_URL": database_url, "DEBUG": "0",
-                       "ALLOWED_HOSTS": HOST, "SECURE_SSL_REDIRECT": "0", "LOG_LEVEL": "WARNING",
-                       "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend"})
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "blognomic.settings",
+            "DATABASE_URL": database_url,
+            "DEBUG": "0",
+            "ALLOWED_HOSTS": HOST,
+            "SECURE_SSL_REDIRECT": "0",
+            "LOG_LEVEL": "WARNING",
+            "EMAIL_URL": "memory://",
+        }
+    )
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(40))
     os.environ.pop("REDIS_URL", None)
     import django
@@ -174,11 +220,14 @@ def main() -> None:
         result = measure(args.runs)
         print(f"post page, 60-rule Ruleset, median of {args.runs} requests each:")
         print(f"  without an amendment:              {result['plain_ms']:8.2f} ms  {result['plain_queries']} queries")
-        print(f"  with a 20-operation amendment:     {result['amended_ms']:8.2f} ms  "
-              f"{result['amended_queries']} queries")
+        print(
+            f"  with a 20-operation amendment:     {result['amended_ms']:8.2f} ms  {result['amended_queries']} queries"
+        )
         print(f"  ratio (with / without):            {result['ratio']:8.2f}   (target: not measurably slower)")
-        print(f"  first request after the cache is emptied (computes the diff): {result['cold_ms']:.2f} ms  "
-              f"{result['cold_queries']} queries")
+        print(
+            f"  first request after the cache is emptied (computes the diff): {result['cold_ms']:.2f} ms  "
+            f"{result['cold_queries']} queries"
+        )
     finally:
         from django.db import connections
 

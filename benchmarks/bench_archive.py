@@ -60,10 +60,17 @@ ICON_WEIGHTS = {
     None: (0.50, 0.30, 0.20),
 }
 PHRASES = (
-    "For, this reads well.", "Against: the second clause breaks the daily action.", "Seems fine to me.",
-    "Is the wording of the last bullet intended?", "Reluctantly for.", "This would let anyone win tomorrow.",
-    "Note: I have fixed the typo in the title.", "Against, too many moving parts.", "Nice idea.",
-    "CoV: persuaded by the comments above.", "For, but see my comment on the tracker.",
+    "For, this reads well.",
+    "Against: the second clause breaks the daily action.",
+    "Seems fine to me.",
+    "Is the wording of the last bullet intended?",
+    "Reluctantly for.",
+    "This would let anyone win tomorrow.",
+    "Note: I have fixed the typo in the title.",
+    "Against, too many moving parts.",
+    "Nice idea.",
+    "CoV: persuaded by the comments above.",
+    "For, but see my comment on the tracker.",
 )
 SPECTATORS = ("A Passing Reader", "Lurker from the Wiki", "Former Player (retired)")
 RULE_WORDS = "player emperor proposal vote quorum enact fail pending hour day dynasty token chest".split()
@@ -165,8 +172,18 @@ def scaled_rows(rows: list[dict], scale: float) -> list[dict]:
 
 
 CORE_TITLES = (
-    "Ruleset and Gamestate", "Players", "Proposals", "Votes", "Enactment", "Calls for Judgement",
-    "Victory and Ascension", "Hiatus", "Fair Play", "Gamestate Tracking", "Time", "Idling",
+    "Ruleset and Gamestate",
+    "Players",
+    "Proposals",
+    "Votes",
+    "Enactment",
+    "Calls for Judgement",
+    "Victory and Ascension",
+    "Hiatus",
+    "Fair Play",
+    "Gamestate Tracking",
+    "Time",
+    "Idling",
 )
 
 
@@ -233,13 +250,20 @@ def build_archive(rows: list[dict], seed: int) -> dict:
         if status != "pending":
             closed = max(closed or posted + timedelta(hours=48), posted + timedelta(minutes=1))
         admin = (row.get("admin") or "").strip()
-        proposals.append({
-            "index": index, "title": row.get("title") or "(untitled)", "posted": posted, "closed": closed,
-            "proposer": clean_name(row.get("proposer") or "", "Unknown Proposer"),
-            "admin": clean_name(admin, "") if admin not in ("", "?", "-") else None,
-            "status": status, "outcome": outcome, "dynasty": int(row["dynasty"]),
-            "comments": int(row["comments"]) if (row.get("comments") or "").strip().isdigit() else 0,
-        })
+        proposals.append(
+            {
+                "index": index,
+                "title": row.get("title") or "(untitled)",
+                "posted": posted,
+                "closed": closed,
+                "proposer": clean_name(row.get("proposer") or "", "Unknown Proposer"),
+                "admin": clean_name(admin, "") if admin not in ("", "?", "-") else None,
+                "status": status,
+                "outcome": outcome,
+                "dynasty": int(row["dynasty"]),
+                "comments": int(row["comments"]) if (row.get("comments") or "").strip().isdigit() else 0,
+            }
+        )
 
     # Players of a dynasty are those who proposed or adminned in it; each joined before their first one.
     pool: dict[int, list[str]] = defaultdict(list)
@@ -264,9 +288,15 @@ def build_archive(rows: list[dict], seed: int) -> dict:
     last_moment = max(span[1] for span in dynasty_span.values())
     emperors = {n: (dynasty_admins[n].most_common(1) or [(None, 0)])[0][0] for n in numbers}
     dynasties = [
-        {"number": n, "emperor": emperors[n], "player_term": "Player", "emperor_term": "Emperor",
-         "theme": f"Dynasty {n}", "started_at": stamp(starts[n]),
-         "ended_at": stamp(starts[numbers[i + 1]]) if i + 1 < len(numbers) else None}
+        {
+            "number": n,
+            "emperor": emperors[n],
+            "player_term": "Player",
+            "emperor_term": "Emperor",
+            "theme": f"Dynasty {n}",
+            "started_at": stamp(starts[n]),
+            "ended_at": stamp(starts[numbers[i + 1]]) if i + 1 < len(numbers) else None,
+        }
         for i, n in enumerate(numbers)
     ]
 
@@ -288,31 +318,59 @@ def build_archive(rows: list[dict], seed: int) -> dict:
                 icon = rng.choices(("for", "against", None), ICON_WEIGHTS[p["outcome"]])[0]
             if author in first_seen:
                 last_seen[author] = at
-            comments.append({"author": author, "at": stamp(at), "icon": icon,
-                             "text": f"{rng.choice(PHRASES)} (On “{p['title'][:40]}”.)"})
+            comments.append(
+                {
+                    "author": author,
+                    "at": stamp(at),
+                    "icon": icon,
+                    "text": f"{rng.choice(PHRASES)} (On “{p['title'][:40]}”.)",
+                }
+            )
         emperor = emperors[p["dynasty"]]
         if p["outcome"] == "vetoed" and emperor:
-            comments.append({"author": emperor, "at": stamp(end - timedelta(seconds=30)), "icon": "veto",
-                             "text": "Vetoed."})
+            comments.append(
+                {"author": emperor, "at": stamp(end - timedelta(seconds=30)), "icon": "veto", "text": "Vetoed."}
+            )
         last_seen[p["proposer"]] = max(last_seen.get(p["proposer"], p["posted"]), p["posted"])
         if p["admin"] and p["closed"]:
             last_seen[p["admin"]] = max(last_seen.get(p["admin"], p["closed"]), p["closed"])
         resolution = None
         if p["status"] != "pending":
-            resolution = {"by": p["admin"], "at": stamp(p["closed"]), "outcome": p["outcome"],
-                          "note": f"{p['outcome'].capitalize()} by {p['admin'] or 'an admin'}."}
+            resolution = {
+                "by": p["admin"],
+                "at": stamp(p["closed"]),
+                "outcome": p["outcome"],
+                "note": f"{p['outcome'].capitalize()} by {p['admin'] or 'an admin'}.",
+            }
         post_id = f"p{p['index']:06d}-{p['dynasty']}"
         if p["outcome"] == "enacted":
             body, _ = enact_into(rng, ruleset)
-            revisions.append({"at": stamp(p["closed"]), "author": p["admin"], "post": post_id,
-                              "summary": f"Enacting {post_id}", "text": ruleset_text(ruleset)})
+            revisions.append(
+                {
+                    "at": stamp(p["closed"]),
+                    "author": p["admin"],
+                    "post": post_id,
+                    "summary": f"Enacting {post_id}",
+                    "text": ruleset_text(ruleset),
+                }
+            )
         else:
             body = f"Replace the text of the rule “{rng.choice(ruleset)[1]}” with:\n\n> {synthetic_body(rng)}\n"
-        posts.append({
-            "id": post_id, "kind": "proposal", "title": f"Proposal: {p['title']}", "author": p["proposer"],
-            "posted_at": stamp(p["posted"]), "dynasty": p["dynasty"], "body": body, "flavour": "",
-            "status": p["status"], "resolution": resolution, "comments": comments,
-        })
+        posts.append(
+            {
+                "id": post_id,
+                "kind": "proposal",
+                "title": f"Proposal: {p['title']}",
+                "author": p["proposer"],
+                "posted_at": stamp(p["posted"]),
+                "dynasty": p["dynasty"],
+                "body": body,
+                "flavour": "",
+                "status": p["status"],
+                "resolution": resolution,
+                "comments": comments,
+            }
+        )
 
     # As in the real game, only the players of the last weeks are active: the others went idle a week
     # after they were last seen (Rulesets 50 onward idle a player after seven days without a post).
@@ -320,16 +378,27 @@ def build_archive(rows: list[dict], seed: int) -> dict:
     players = []
     for name, joined in sorted(first_seen.items(), key=lambda item: (item[1], item[0])):
         seen = last_seen.get(name, joined)
-        player = {"name": name, "admin": name in admins, "idle": seen < cutoff,
-                  "joined_at": stamp(joined - timedelta(days=7))}
+        player = {
+            "name": name,
+            "admin": name in admins,
+            "idle": seen < cutoff,
+            "joined_at": stamp(joined - timedelta(days=7)),
+        }
         if player["idle"]:
             player["idle_since"] = stamp(min(seen + timedelta(days=7), cutoff))
         players.append(player)
     pages = []
     if revisions:
         pages.append({"title": "Ruleset", "kind": "ruleset", "protected": True, "revisions": revisions})
-    return {"format": "blognomic-archive", "version": 1, "profile": "2016", "players": players,
-            "dynasties": dynasties, "posts": posts, "wiki": {"pages": pages}}
+    return {
+        "format": "blognomic-archive",
+        "version": 1,
+        "profile": "2016",
+        "players": players,
+        "dynasties": dynasties,
+        "posts": posts,
+        "wiki": {"pages": pages},
+    }
 
 
 def setup_django(database_url: str) -> None:
@@ -361,7 +430,7 @@ def _load(archive: dict, loader: str) -> dict[str, float]:
         from bulk_load import bulk_load
 
         return bulk_load(archive)["seconds"]
-    from blognomic.archive import import_archive
+    from blognomic.moving.archive import import_archive
 
     import_archive(archive)
     return {}
@@ -371,7 +440,7 @@ def run(archive: dict, *, loader: str = "importer", export: bool = True, memory:
     from django.core.management import call_command
     from django.db import connection
 
-    from blognomic.archive import export_archive
+    from blognomic.moving.archive import export_archive
     from dynasties.models import Absence, Dynasty, User
     from ruleset.models import Revision, RuleChange
     from votes.models import Comment, Post, Resolution
@@ -385,8 +454,10 @@ def run(archive: dict, *, loader: str = "importer", export: bool = True, memory:
         figures["import_seconds"] = time.perf_counter() - started
         figures["import_cpu_seconds"] = time.process_time() - cpu
     figures["import_queries"] = counter.count
-    figures["rows"] = {model.__name__: model.objects.count()
-                       for model in (User, Dynasty, Absence, Post, Comment, Resolution, Revision, RuleChange)}
+    figures["rows"] = {
+        model.__name__: model.objects.count()
+        for model in (User, Dynasty, Absence, Post, Comment, Resolution, Revision, RuleChange)
+    }
     if export:
         counter = QueryCounter()
         with connection.execute_wrapper(counter):
@@ -412,19 +483,22 @@ def run(archive: dict, *, loader: str = "importer", export: bool = True, memory:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--proposals", type=int, default=2000,
-                        help="Take the last dynasties until they hold this many proposals.")
+    parser.add_argument(
+        "--proposals", type=int, default=2000, help="Take the last dynasties until they hold this many proposals."
+    )
     parser.add_argument("--dynasties", type=int, help="Take exactly this many of the last dynasties instead.")
     parser.add_argument("--scale", type=float, help="Instead: the real history this many times (see scaled_rows).")
-    parser.add_argument("--loader", choices=("importer", "bulk"), default="importer",
-                        help="import_archive (default) or bulk_load.")
+    parser.add_argument(
+        "--loader", choices=("importer", "bulk"), default="importer", help="import_archive (default) or bulk_load."
+    )
     parser.add_argument("--database-url", help="postgres://…: load into a temporary PostgreSQL database.")
     parser.add_argument("--no-export", action="store_true", help="Do not time export_archive.")
     parser.add_argument("--no-memory", action="store_true", help="Skip the second run under tracemalloc.")
     parser.add_argument("--csv", type=Path, default=DEFAULT_CSV, help="Path of fullprophistory.csv.")
     parser.add_argument("--seed", type=int, default=2016)
-    parser.add_argument("--keep", action="store_true",
-                        help="Keep the temporary SQLite database and print its path (SQLite only).")
+    parser.add_argument(
+        "--keep", action="store_true", help="Keep the temporary SQLite database and print its path (SQLite only)."
+    )
     args = parser.parse_args()
     if not args.csv.exists():
         sys.exit(f"{args.csv} is missing: the benchmark reads the real figures from ../shared at run time.")
@@ -448,11 +522,13 @@ def main() -> None:
         build_seconds = time.perf_counter() - started
         numbers = [d["number"] for d in archive["dynasties"]]
         comments = sum(len(p["comments"]) for p in archive["posts"])
-        print(f"archive{f' at scale {args.scale:g}' if args.scale else ''}: dynasties {numbers[0]}–{numbers[-1]} "
-              f"({len(numbers)}), {len(archive['posts'])} proposals, {comments} comments, "
-              f"{len(archive['players'])} players, "
-              f"{sum(len(p['revisions']) for p in archive['wiki']['pages'])} ruleset revisions "
-              f"(built in {build_seconds:.2f} s)")
+        print(
+            f"archive{f' at scale {args.scale:g}' if args.scale else ''}: dynasties {numbers[0]}–{numbers[-1]} "
+            f"({len(numbers)}), {len(archive['posts'])} proposals, {comments} comments, "
+            f"{len(archive['players'])} players, "
+            f"{sum(len(p['revisions']) for p in archive['wiki']['pages'])} ruleset revisions "
+            f"(built in {build_seconds:.2f} s)"
+        )
         database.create()
         created = True
         setup_django(database.url)
@@ -461,13 +537,17 @@ def main() -> None:
         loader = "import_archive" if args.loader == "importer" else "bulk_load"
         print("rows loaded: " + ", ".join(f"{name} {count}" for name, count in figures["rows"].items()))
         peak = f", peak {figures['import_peak_mb']:.1f} MB (tracemalloc)" if "import_peak_mb" in figures else ""
-        print(f"load ({loader}): {figures['import_seconds']:.2f} s ({figures['import_cpu_seconds']:.2f} s of this "
-              f"process's CPU; the rest is the database and waiting for a CPU), {figures['import_queries']} "
-              f"queries{peak}; load average {', '.join(f'{v:.2f}' for v in os.getloadavg())}")
+        print(
+            f"load ({loader}): {figures['import_seconds']:.2f} s ({figures['import_cpu_seconds']:.2f} s of this "
+            f"process's CPU; the rest is the database and waiting for a CPU), {figures['import_queries']} "
+            f"queries{peak}; load average {', '.join(f'{v:.2f}' for v in os.getloadavg())}"
+        )
         if figures["steps"]:
             print("  " + "; ".join(f"{name} {seconds:.1f} s" for name, seconds in figures["steps"].items()))
-        print(f"build and load: {build_seconds + figures['import_seconds']:.2f} s; peak RSS of this process "
-              f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+        print(
+            f"build and load: {build_seconds + figures['import_seconds']:.2f} s; peak RSS of this process "
+            f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
+        )
         if "export_seconds" in figures:
             peak = f", peak {figures['export_peak_mb']:.1f} MB (tracemalloc)" if "export_peak_mb" in figures else ""
             print(f"export: {figures['export_seconds']:.2f} s, {figures['export_queries']} queries{peak}")

@@ -50,20 +50,32 @@ def build(n_players: int, n_columns: int, n_updates: int) -> None:
     columns = Column.objects.bulk_create(
         Column(dynasty=dynasty, name=f"Stat {i}", kind="integer", order=i) for i in range(n_columns)
     )
-    rows = Row.objects.bulk_create(Row(dynasty=dynasty, user=user, name=user.username, order=i)
-                                   for i, user in enumerate(players))
-    Cell.objects.bulk_create(Cell(row=row, column=column, value=str(row.order * column.order))
-                             for row in rows for column in columns)
+    rows = Row.objects.bulk_create(
+        Row(dynasty=dynasty, user=user, name=user.username, order=i) for i, user in enumerate(players)
+    )
+    Cell.objects.bulk_create(
+        Cell(row=row, column=column, value=str(row.order * column.order)) for row in rows for column in columns
+    )
     updates = Update.objects.bulk_create(
-        (Update(dynasty=dynasty, by=players[i % n_players], at=START - timedelta(days=30) + timedelta(seconds=i * 40),
-                comment=f"update {i} DICE6", rolls=[{"token": "DICE6", "kind": "dice", "results": [i % 6 + 1],
-                                                     "text": f"DICE6: {i % 6 + 1}"}])
-         for i in range(n_updates)),
+        (
+            Update(
+                dynasty=dynasty,
+                by=players[i % n_players],
+                at=START - timedelta(days=30) + timedelta(seconds=i * 40),
+                comment=f"update {i} DICE6",
+                rolls=[{"token": "DICE6", "kind": "dice", "results": [i % 6 + 1], "text": f"DICE6: {i % 6 + 1}"}],
+            )
+            for i in range(n_updates)
+        ),
         batch_size=5000,
     )
     CellChange.objects.bulk_create(
-        (CellChange(update=update, row=rows[i % n_players], column=columns[i % n_columns], old=str(i), new=str(i + 1))
-         for i, update in enumerate(updates)),
+        (
+            CellChange(
+                update=update, row=rows[i % n_players], column=columns[i % n_columns], old=str(i), new=str(i + 1)
+            )
+            for i, update in enumerate(updates)
+        ),
         batch_size=5000,
     )
 
@@ -98,8 +110,10 @@ def run(args) -> None:
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
     build(args.players, args.columns, args.updates)
-    print(f"built {args.players} rows x {args.columns} columns and {args.updates:,} updates "
-          f"in {time.perf_counter() - started:.1f} s")
+    print(
+        f"built {args.players} rows x {args.columns} columns and {args.updates:,} updates "
+        f"in {time.perf_counter() - started:.1f} s"
+    )
     visitor, player = Client(), Client()
     assert player.login(username="P03", password=PASSWORD)
     pages = [
@@ -125,16 +139,26 @@ def run(args) -> None:
         started = time.perf_counter()
         table = gndt_table_as_of(dynasty, START - timedelta(days=31), viewer=User.objects.get(username="P03"))
         replay_ms = (time.perf_counter() - started) * 1000
-        print(f"replaying all {args.updates:,} changes back to before the log: {replay_ms:.1f} ms "
-              f"({len(table.all_rows)} rows)")
+        print(
+            f"replaying all {args.updates:,} changes back to before the log: {replay_ms:.1f} ms "
+            f"({len(table.all_rows)} rows)"
+        )
         user = User.objects.get(username="P03")
         started = time.perf_counter()
         for i in range(args.repeat):
             current = "0" if i == 0 else str(1000 + i - 1)
-            gndt_update(dynasty=dynasty, by=user, changes={("P03", "Stat 0"): str(1000 + i)},
-                        seen={("P03", "Stat 0"): current}, comment="DICE6", now=START + timedelta(seconds=i))
-        print(f"one update through the service (lock, check, roll, log): "
-              f"{(time.perf_counter() - started) * 1000 / args.repeat:.1f} ms")
+            gndt_update(
+                dynasty=dynasty,
+                by=user,
+                changes={("P03", "Stat 0"): str(1000 + i)},
+                seen={("P03", "Stat 0"): current},
+                comment="DICE6",
+                now=START + timedelta(seconds=i),
+            )
+        print(
+            f"one update through the service (lock, check, roll, log): "
+            f"{(time.perf_counter() - started) * 1000 / args.repeat:.1f} ms"
+        )
 
 
 def main() -> None:

@@ -55,6 +55,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from html import escape
@@ -76,8 +77,26 @@ from bench_archive import (  # noqa: E402 - found through the path set above
 from benchdb import TemporaryDatabase  # noqa: E402
 
 WRK_SCRIPT = BENCH_DIR / "wrk_report.lua"
-PAGE_KEYS = ("front", "post", "month", "category", "player", "ruleset", "history", "diff", "gndt", "gndt_log",
-             "feed", "admin_panel", "front_player", "post_player", "search", "stats", "api_posts", "messages")
+PAGE_KEYS = (
+    "front",
+    "post",
+    "month",
+    "category",
+    "player",
+    "ruleset",
+    "history",
+    "diff",
+    "gndt",
+    "gndt_log",
+    "feed",
+    "admin_panel",
+    "front_player",
+    "post_player",
+    "search",
+    "stats",
+    "api_posts",
+    "messages",
+)
 
 HOST = "127.0.0.1"
 GNDT_COLOURS = ["Red", "Green", "Blue", "Gold", "Black"]
@@ -99,23 +118,63 @@ def add_gndt(archive: dict, seed: int, updates: int) -> None:
         if post["dynasty"] == number and post["author"] in known and post["author"] not in names:
             names.append(post["author"])
     columns = [
-        {"name": "Points", "kind": "integer", "minimum": 0, "maximum": None, "allow_negative": False,
-         "choices": [], "default": "0"},
-        {"name": "Gold", "kind": "integer", "minimum": 0, "maximum": 1000, "allow_negative": False,
-         "choices": [], "default": "10"},
-        {"name": "Colour", "kind": "choice", "minimum": None, "maximum": None, "allow_negative": False,
-         "choices": GNDT_COLOURS, "default": "Red"},
-        {"name": "Mood", "kind": "text", "minimum": None, "maximum": None, "allow_negative": False,
-         "choices": [], "default": "Calm"},
+        {
+            "name": "Points",
+            "kind": "integer",
+            "minimum": 0,
+            "maximum": None,
+            "allow_negative": False,
+            "choices": [],
+            "default": "0",
+        },
+        {
+            "name": "Gold",
+            "kind": "integer",
+            "minimum": 0,
+            "maximum": 1000,
+            "allow_negative": False,
+            "choices": [],
+            "default": "10",
+        },
+        {
+            "name": "Colour",
+            "kind": "choice",
+            "minimum": None,
+            "maximum": None,
+            "allow_negative": False,
+            "choices": GNDT_COLOURS,
+            "default": "Red",
+        },
+        {
+            "name": "Mood",
+            "kind": "text",
+            "minimum": None,
+            "maximum": None,
+            "allow_negative": False,
+            "choices": [],
+            "default": "Calm",
+        },
     ]
     for order, column in enumerate(columns, start=1):
-        column.update({"dynasty": number, "clamp": False, "order": order, "hidden": False, "description": "",
-                       "created_at": None, "retired_at": None})
+        column.update(
+            {
+                "dynasty": number,
+                "clamp": False,
+                "order": order,
+                "hidden": False,
+                "description": "",
+                "created_at": None,
+                "retired_at": None,
+            }
+        )
     row_names = [*names, "The Pot"]
     state = {row: {column["name"]: column["default"] for column in columns} for row in row_names}
     started = datetime.fromisoformat(dynasty["started_at"].replace("Z", "+00:00"))
-    ended = max(datetime.fromisoformat(p["posted_at"].replace("Z", "+00:00"))
-                for p in archive["posts"] if p["dynasty"] == number)
+    ended = max(
+        datetime.fromisoformat(p["posted_at"].replace("Z", "+00:00"))
+        for p in archive["posts"]
+        if p["dynasty"] == number
+    )
     moments = sorted(started + (ended - started) * rng.random() for _ in range(updates))
     log = []
     for at in moments:
@@ -135,12 +194,29 @@ def add_gndt(archive: dict, seed: int, updates: int) -> None:
                     changes.append({"row": row, "column": name, "old": old, "new": new})
         if not changes:
             continue
-        log.append({"dynasty": number, "at": stamp(at), "by": rng.choice(names) if names else None,
-                    "source": "player", "comment": f"Update {len(log) + 1}", "rolls": [], "action": None,
-                    "undoes": None, "changes": changes})
+        log.append(
+            {
+                "dynasty": number,
+                "at": stamp(at),
+                "by": rng.choice(names) if names else None,
+                "source": "player",
+                "comment": f"Update {len(log) + 1}",
+                "rolls": [],
+                "action": None,
+                "undoes": None,
+                "changes": changes,
+            }
+        )
     rows = [
-        {"dynasty": number, "name": row, "player": row if row in known else None, "order": order,
-         "created_at": None, "retired_at": None, "values": state[row]}
+        {
+            "dynasty": number,
+            "name": row,
+            "player": row if row in known else None,
+            "order": order,
+            "created_at": None,
+            "retired_at": None,
+            "values": state[row],
+        }
         for order, row in enumerate(row_names, start=1)
     ]
     archive["gndt"] = {"columns": columns, "rows": rows, "actions": [], "lists": [], "effects": [], "log": log}
@@ -157,15 +233,17 @@ def server_environment(database_url: str, redis_url: str | None = None) -> dict[
     env.pop("REDIS_URL", None)
     if redis_url:
         env["REDIS_URL"] = redis_url
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "blognomic.settings",
-        "DATABASE_URL": database_url,
-        "DEBUG": "0",
-        "SECRET_KEY": env.get("SECRET_KEY") or secrets.token_urlsafe(40),
-        "ALLOWED_HOSTS": HOST,
-        "SECURE_SSL_REDIRECT": "0",
-        "LOG_LEVEL": "WARNING",
-    })
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "blognomic.settings",
+            "DATABASE_URL": database_url,
+            "DEBUG": "0",
+            "SECRET_KEY": env.get("SECRET_KEY") or secrets.token_urlsafe(40),
+            "ALLOWED_HOSTS": HOST,
+            "SECURE_SSL_REDIRECT": "0",
+            "LOG_LEVEL": "WARNING",
+        }
+    )
     return env
 
 
@@ -182,7 +260,7 @@ def load_game(archive: dict, loader: str = "bulk") -> None:
 
     call_command("migrate", verbosity=0)
     if loader == "importer":
-        from blognomic.archive import import_archive
+        from blognomic.moving.archive import import_archive
 
         import_archive(archive)
     else:
@@ -233,7 +311,7 @@ def pick_users() -> dict[str, str]:
     active = User.objects.filter(username__in=state.roster.active_names)
     emperor = state.emperor.pk if state.emperor else None
     ranked = active.annotate(n=Count("comments")).order_by("-n", "pk")
-    player = (ranked.filter(is_admin=False).exclude(pk=emperor).first() or ranked.first())
+    player = ranked.filter(is_admin=False).exclude(pk=emperor).first() or ranked.first()
     admin = ranked.filter(is_admin=True).first() or User.objects.filter(is_admin=True).order_by("pk").first()
     if player is None or admin is None:
         raise SystemExit("the game has no active player or no admin to log in as")
@@ -254,12 +332,19 @@ def pick_pages(users: dict[str, str] | None = None) -> list[Page]:
     busiest = Post.objects.annotate(n=Count("comments")).order_by("-n", "pk").values_list("slug", "n").first()
     # The monthly archive serves the years 2000 onward; at scale the history reaches further back.
     month = (
-        Post.objects.filter(posted_at__year__gte=2000).annotate(month=TruncMonth("posted_at")).values("month")
-        .annotate(n=Count("pk")).order_by("-n", "-month").first()
+        Post.objects.filter(posted_at__year__gte=2000)
+        .annotate(month=TruncMonth("posted_at"))
+        .values("month")
+        .annotate(n=Count("pk"))
+        .order_by("-n", "-month")
+        .first()
     )
     author = (
-        User.objects.filter(posts__kind=Kind.PROPOSAL).annotate(n=Count("posts")).order_by("-n", "pk")
-        .values_list("username", flat=True).first()
+        User.objects.filter(posts__kind=Kind.PROPOSAL)
+        .annotate(n=Count("posts"))
+        .order_by("-n", "pk")
+        .values_list("username", flat=True)
+        .first()
     )
     last = Revision.objects.filter(page__slug="ruleset").aggregate(top=Max("number"))["top"] or 1
     post_path = reverse("post_detail", args=[busiest[0]])
@@ -267,14 +352,18 @@ def pick_pages(users: dict[str, str] | None = None) -> list[Page]:
         Page("bare view", reverse("healthz"), key="bare"),
         Page("front page", reverse("front_page"), key="front"),
         Page(f"busy post ({busiest[1]} comments)", post_path, key="post"),
-        Page("monthly archive", reverse("month_archive", args=[month["month"].year, month["month"].month]),
-             key="month"),
+        Page(
+            "monthly archive", reverse("month_archive", args=[month["month"].year, month["month"].month]), key="month"
+        ),
         Page("category: proposals", reverse("category", args=["proposals"]), key="category"),
         Page("player page", reverse("player_detail", args=[author]), key="player"),
         Page("Ruleset", reverse("wiki_page", args=["ruleset"]), key="ruleset"),
         Page("Ruleset history", reverse("wiki_history", args=["ruleset"]), key="history"),
-        Page(f"Ruleset diff r{max(1, last - 1)}→r{last}",
-             reverse("wiki_diff", args=["ruleset", str(max(1, last - 1)), str(last)]), key="diff"),
+        Page(
+            f"Ruleset diff r{max(1, last - 1)}→r{last}",
+            reverse("wiki_diff", args=["ruleset", str(max(1, last - 1)), str(last)]),
+            key="diff",
+        ),
         Page("GNDT", reverse("gndt_table"), key="gndt"),
         Page("GNDT log", reverse("gndt_log"), key="gndt_log"),
         Page("feed", reverse("feed"), key="feed"),
@@ -307,25 +396,40 @@ def session_cookies(pages: list[Page]) -> dict[str, str]:
 def count_queries(pages: list[Page]) -> dict[str, int]:
     """Queries of one request to each page, in this process, as its user, after one warm-up request, with the
     page cache off: what rendering the page costs (served from the cache, a page costs one to three)."""
+    return {ident: rendering["queries"] for ident, rendering in fresh_renderings(pages, repeat=1).items()}
+
+
+def fresh_renderings(pages: list[Page], repeat: int = 5) -> dict[str, dict]:
+    """Each page rendered afresh ``repeat`` times in this process, as its user, with the page cache off (what a
+    cache miss costs the worker that takes it), after one warm-up request: the milliseconds of each rendering
+    and the queries of the last. Whatever the site keeps under the content version (search hits, the
+    statistics' aggregates) stays kept, as it does for a miss on the running site. Each rendering's CPU time
+    in this process is kept beside its wall time (``cpu_ms``): on a shared machine the wall time also holds
+    the waits for a CPU (the database server's work is in the wall time only)."""
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext, override_settings
 
     from dynasties.models import User
 
-    counts = {}
+    renderings = {}
     for page in pages:
         client = Client(HTTP_HOST=HOST)
         if page.as_user:
             client.force_login(User.objects.get(username=page.as_user))
+        times, cpu = [], []
         with override_settings(PAGE_CACHE=False):
             client.get(page.path)
-            with CaptureQueriesContext(connection) as queries:
-                response = client.get(page.path)
-        if response.status_code != 200:
-            raise SystemExit(f"{page.ident} answered {response.status_code} in-process")
-        counts[page.ident] = len(queries)
-    return counts
+            for _ in range(repeat):
+                with CaptureQueriesContext(connection) as queries:
+                    began, began_cpu = time.perf_counter(), time.process_time()
+                    response = client.get(page.path)
+                    times.append((time.perf_counter() - began) * 1000)
+                    cpu.append((time.process_time() - began_cpu) * 1000)
+                if response.status_code != 200:
+                    raise SystemExit(f"{page.ident} answered {response.status_code} in-process")
+        renderings[page.ident] = {"ms": times, "cpu_ms": cpu, "queries": len(queries)}
+    return renderings
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -343,13 +447,29 @@ class Gunicorn:
         self.port = free_port()
         self.logfile = logfile
         self.command = [
-            str(Path(sys.executable).parent / "gunicorn"), "blognomic.wsgi",
-            "--bind", f"{HOST}:{self.port}", "--workers", str(workers), "--threads", "1",
-            "--timeout", "60", "--graceful-timeout", "5",
+            str(Path(sys.executable).parent / "gunicorn"),
+            "blognomic.wsgi",
+            "--bind",
+            f"{HOST}:{self.port}",
+            "--workers",
+            str(workers),
+            "--threads",
+            "1",
+            "--timeout",
+            "60",
+            "--graceful-timeout",
+            "5",
         ]
         with logfile.open("wb") as log:
-            self.process = subprocess.Popen(self.command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL, start_new_session=True)
+            self.process = subprocess.Popen(
+                self.command,
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
 
     def wait_ready(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -414,8 +534,9 @@ class Gunicorn:
 # The load generator
 
 
-def run_load(port: int, path: str, seconds: float, concurrency: int, max_requests: int,
-             cookie: str | None = None) -> dict:
+def run_load(
+    port: int, path: str, seconds: float, concurrency: int, max_requests: int, cookie: str | None = None
+) -> dict:
     """Closed loop: each thread sends its next request when the last one is answered."""
     lock = threading.Lock()
     issued = 0
@@ -491,17 +612,36 @@ def find_wrk(install: bool) -> str | None:
         command = ["sudo", "-n", *command]
     print("wrk is missing: trying " + " ".join(command), flush=True)
     try:
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300,
-                       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+        subprocess.run(
+            command,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=300,
+            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return shutil.which("wrk")
 
 
-def wrk_command(wrk: str, port: int, path: str, seconds: float, concurrency: int, cookie: str | None,
-                script: Path = WRK_SCRIPT) -> list[str]:
-    command = [wrk, "--threads", "1", "--connections", str(concurrency), "--duration", f"{max(1, round(seconds))}s",
-               "--timeout", "30s", "--latency", "--script", str(script)]
+def wrk_command(
+    wrk: str, port: int, path: str, seconds: float, concurrency: int, cookie: str | None, script: Path = WRK_SCRIPT
+) -> list[str]:
+    command = [
+        wrk,
+        "--threads",
+        "1",
+        "--connections",
+        str(concurrency),
+        "--duration",
+        f"{max(1, round(seconds))}s",
+        "--timeout",
+        "30s",
+        "--latency",
+        "--script",
+        str(script),
+    ]
     if cookie:
         command += ["--header", f"Cookie: {cookie}"]
     return [*command, f"http://{HOST}:{port}{path}"]
@@ -516,8 +656,9 @@ def run_wrk(wrk: str, port: int, path: str, seconds: float, concurrency: int, co
         raise RuntimeError(f"wrk failed ({finished.returncode}):\n{finished.stdout}\n{finished.stderr}")
     data = json.loads(line.split(" ", 1)[1])
     elapsed = data["duration_us"] / 1e6
-    kinds = Counter({f"wrk {kind} errors": data[kind] for kind in ("connect", "read", "write", "timeout")
-                     if data[kind]})
+    kinds = Counter(
+        {f"wrk {kind} errors": data[kind] for kind in ("connect", "read", "write", "timeout") if data[kind]}
+    )
     if data["status"]:
         kinds["HTTP 4xx/5xx"] = data["status"]
     return {
@@ -556,6 +697,58 @@ def check_page(port: int, page: Page, cookie: str | None) -> float:
 # ---------------------------------------------------------------------------------------------------------
 
 
+def measure_rounds(
+    port: int,
+    pages: list[Page],
+    cookies: dict[str, str],
+    *,
+    rounds: int,
+    seconds: float,
+    concurrency: int,
+    max_requests: int = 100_000,
+    wrk: str | None = None,
+    cpu_seconds: Callable[[], float] | None = None,
+) -> tuple[list[dict[str, dict]], dict[str, float], list[Page]]:
+    """Every page in turn, ``rounds`` times, with wrk (or the Python client when ``wrk`` is None).
+
+    Returns each round's figures by page (each with the 1-minute load average as the page began, ``load1``),
+    each page's first request in milliseconds (see ``check_page``), and the pages left out because their first
+    request took over a minute. With ``cpu_seconds`` (the CPU time the server's processes have used so far),
+    each figure also holds the server's CPU milliseconds per request, ``cpu_ms``: unlike the rates and the
+    latencies, it hardly changes with what else the machine runs.
+    """
+    measured: list[dict[str, dict]] = []
+    first: dict[str, float] = {}
+    too_slow: list[Page] = []
+    for round_number in range(rounds):
+        figures = {}
+        for page in pages:
+            cookie = cookies.get(page.as_user) if page.as_user else None
+            if page in too_slow:
+                continue
+            if round_number == 0:
+                try:
+                    first[page.ident] = check_page(port, page, cookie)
+                except TimeoutError:
+                    # One page taking over a minute should not cost the whole run: report it, go on.
+                    print(f"{page.label} ({page.path}): no answer within 60 s; not measured")
+                    too_slow.append(page)
+                    continue
+                run_load(port, page.path, 60, concurrency, 2 * concurrency, cookie)  # warm-up
+            load1 = os.getloadavg()[0]
+            cpu_before = cpu_seconds() if cpu_seconds else 0.0
+            if wrk:
+                figures[page.ident] = run_wrk(wrk, port, page.path, seconds, concurrency, cookie)
+            else:
+                figures[page.ident] = run_load(port, page.path, seconds, concurrency, max_requests, cookie)
+            figures[page.ident]["load1"] = load1
+            if cpu_seconds and figures[page.ident]["requests"]:
+                used = cpu_seconds() - cpu_before
+                figures[page.ident]["cpu_ms"] = used * 1000 / figures[page.ident]["requests"]
+        measured.append(figures)
+    return measured, first, too_slow
+
+
 def combine_rounds(pages: list[Page], rounds: list[dict[str, dict]]) -> dict[str, dict]:
     """Each page's figures over the rounds: medians, and its ratio to the bare view of the same round.
 
@@ -577,22 +770,40 @@ def combine_rounds(pages: list[Page], rounds: list[dict[str, dict]]) -> dict[str
             "p95_ms": statistics.median(run["p95_ms"] for run in answered) if answered else float("nan"),
             # A p95 that differs widely between rounds is a few slow requests (a fresh rendering) in one round.
             "p95_range": (min(run["p95_ms"] for run in answered), max(run["p95_ms"] for run in answered))
-            if answered else None,
+            if answered
+            else None,
             "errors": sum(run["errors"] for run in runs),
             "error_kinds": sum((run["error_kinds"] for run in runs), Counter()),
+            "load1": statistics.median(run["load1"] for run in runs) if all("load1" in run for run in runs) else None,
+            "cpu_ms": statistics.median(run["cpu_ms"] for run in runs)
+            if all("cpu_ms" in run for run in runs)
+            else None,
         }
     return combined
 
 
-def print_table(pages: list[Page], figures: dict[str, dict], queries: dict[str, int], rounds: int = 1,
-                first: dict[str, float] | None = None) -> None:
+def print_table(
+    pages: list[Page],
+    figures: dict[str, dict],
+    queries: dict[str, int],
+    rounds: int = 1,
+    first: dict[str, float] | None = None,
+) -> None:
     spread = rounds > 1
     first = first or {}
-    header = (f"{'page':<30} {'path':<34} {'req/s':>8} {'vs bare view':>14} {'of bare':>8} "
-              + (f"{'ratio range':>12} " if spread else "")
-              + f"{'median ms':>10} {'p95 ms':>8} "
-              + (f"{'p95 range':>12} " if spread else "")
-              + f"{'first ms':>9} {'errors':>7} {'queries':>8}")
+    # The machine's 1-minute load average as each page began (median over the rounds): it may be shared.
+    loaded = all(figures[page.ident].get("load1") is not None for page in pages)
+    # The server's CPU per request, and its ratio to the bare view's, where measured.
+    bare_cpu = figures[pages[0].ident].get("cpu_ms")
+    header = (
+        f"{'page':<30} {'path':<34} {'req/s':>8} {'vs bare view':>14} {'of bare':>8} "
+        + (f"{'ratio range':>12} " if spread else "")
+        + f"{'median ms':>10} {'p95 ms':>8} "
+        + (f"{'p95 range':>12} " if spread else "")
+        + f"{'first ms':>9} {'errors':>7} {'queries':>8}"
+        + (f" {'load':>6}" if loaded else "")
+        + (f" {'CPU ms':>7} {'CPU ×':>6}" if bare_cpu else "")
+    )
     print(header)
     print("-" * len(header))
     for index, page in enumerate(pages):
@@ -607,20 +818,32 @@ def print_table(pages: list[Page], figures: dict[str, dict], queries: dict[str, 
         else:
             ratio, share = "—", "—"
         shown = page.path if len(page.path) <= 34 else page.path[:31] + "..."
-        print(f"{page.label:<30} {shown:<34} {figure['rps']:>8.1f} {ratio:>14} {share:>8} "
-              + (f"{span:>12} " if spread else "")
-              + f"{figure['median_ms']:>10.1f} {figure['p95_ms']:>8.1f} "
-              + (f"{p95_span(figure):>12} " if spread else "")
-              + f"{first.get(page.ident, float('nan')):>9.1f} {figure['errors']:>7} "
-              f"{queries[page.ident]:>8}")
+        print(
+            f"{page.label:<30} {shown:<34} {figure['rps']:>8.1f} {ratio:>14} {share:>8} "
+            + (f"{span:>12} " if spread else "")
+            + f"{figure['median_ms']:>10.1f} {figure['p95_ms']:>8.1f} "
+            + (f"{p95_span(figure):>12} " if spread else "")
+            + f"{first.get(page.ident, float('nan')):>9.1f} {figure['errors']:>7} "
+            f"{queries[page.ident]:>8}"
+            + (f" {figure['load1']:>6.2f}" if loaded else "")
+            + (cpu_columns(figure.get("cpu_ms"), bare_cpu) if bare_cpu else "")
+        )
     few = [page.label for page in pages if figures[page.ident]["requests"] < 20 * rounds]
     if few:
-        print(f"fewer than 20 requests a round on: {', '.join(few)}; their percentiles rest on few samples "
-              "(raise --seconds)")
+        print(
+            f"fewer than 20 requests a round on: {', '.join(few)}; their percentiles rest on few samples "
+            "(raise --seconds)"
+        )
     for page in pages:
         if figures[page.ident]["errors"]:
             kinds = ", ".join(f"{kind} ×{n}" for kind, n in figures[page.ident]["error_kinds"].most_common())
             print(f"errors on {page.label}: {kinds}")
+
+
+def cpu_columns(cpu_ms: float | None, bare_cpu_ms: float) -> str:
+    if cpu_ms is None:
+        return f" {'—':>7} {'—':>6}"
+    return f" {cpu_ms:>7.2f} {cpu_ms / bare_cpu_ms:>6.1f}"
 
 
 def p95_span(figure: dict) -> str:
@@ -644,44 +867,74 @@ def machine_description() -> str:
         pass  # not Linux: leave the memory out
     model = ""
     try:
-        model = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                     if line.startswith("model name"))
+        model = next(
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        )
     except (OSError, StopIteration):
         pass  # no /proc/cpuinfo model line: leave it out
-    return (f"{os.cpu_count()} CPUs{f' ({model})' if model else ''}{memory}, {platform.system()} "
-            f"{platform.release()}, Python {platform.python_version()}")
+    return (
+        f"{os.cpu_count()} CPUs{f' ({model})' if model else ''}{memory}, {platform.system()} "
+        f"{platform.release()}, Python {platform.python_version()}"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--proposals", type=int, default=2000,
-                        help="Take the last dynasties until they hold this many proposals.")
-    parser.add_argument("--scale", type=float,
-                        help="Instead of --proposals: the real history this many times over (1: all of it, "
-                             "10: 158,000 proposals and 1.4 million comments).")
-    parser.add_argument("--loader", choices=("bulk", "importer"), default="bulk",
-                        help="Load the game with bulk_load (default) or import_archive.")
+    parser.add_argument(
+        "--proposals", type=int, default=2000, help="Take the last dynasties until they hold this many proposals."
+    )
+    parser.add_argument(
+        "--scale",
+        type=float,
+        help="Instead of --proposals: the real history this many times over (1: all of it, "
+        "10: 158,000 proposals and 1.4 million comments).",
+    )
+    parser.add_argument(
+        "--loader",
+        choices=("bulk", "importer"),
+        default="bulk",
+        help="Load the game with bulk_load (default) or import_archive.",
+    )
     parser.add_argument("--seconds", type=float, default=5.0, help="Load each page for this long, per round.")
-    parser.add_argument("--rounds", type=int, default=1,
-                        help="Measure every page this many times in turn and report medians (a shared machine's "
-                             "load drifts; ratios are taken within each round).")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="Measure every page this many times in turn and report medians (a shared machine's "
+        "load drifts; ratios are taken within each round).",
+    )
     parser.add_argument("--concurrency", type=int, default=4, help="Client connections (closed loop).")
-    parser.add_argument("--max-requests", type=int, default=100_000,
-                        help="Python client only: stop a page after this many requests.")
-    parser.add_argument("--load-generator", choices=("auto", "wrk", "python"), default="auto",
-                        help="auto: wrk when installed (or installable), else the Python client.")
+    parser.add_argument(
+        "--max-requests", type=int, default=100_000, help="Python client only: stop a page after this many requests."
+    )
+    parser.add_argument(
+        "--load-generator",
+        choices=("auto", "wrk", "python"),
+        default="auto",
+        help="auto: wrk when installed (or installable), else the Python client.",
+    )
     parser.add_argument("--no-install", action="store_true", help="Do not try to install wrk when it is missing.")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (sync, one thread each).")
     parser.add_argument("--gndt-updates", type=int, default=2000, help="GNDT log entries in the current dynasty.")
-    parser.add_argument("--only", nargs="+", metavar="KEY",
-                        help="Measure only these pages (besides the bare view): " + ", ".join(PAGE_KEYS) + ".")
-    parser.add_argument("--database-url",
-                        help="postgres://user:password@host:port/db: measure on a temporary PostgreSQL database "
-                             "created on that server (the named database is not written) and dropped afterwards.")
-    parser.add_argument("--redis-url",
-                        help="redis://host:port/db: serve with Redis as the production setup does (pages, the "
-                             "content version and sessions there); without it, each worker's local memory and "
-                             "the database.")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="KEY",
+        help="Measure only these pages (besides the bare view): " + ", ".join(PAGE_KEYS) + ".",
+    )
+    parser.add_argument(
+        "--database-url",
+        help="postgres://user:password@host:port/db: measure on a temporary PostgreSQL database "
+        "created on that server (the named database is not written) and dropped afterwards.",
+    )
+    parser.add_argument(
+        "--redis-url",
+        help="redis://host:port/db: serve with Redis as the production setup does (pages, the "
+        "content version and sessions there); without it, each worker's local memory and "
+        "the database.",
+    )
     parser.add_argument("--csv", type=Path, default=DEFAULT_CSV, help="Path of fullprophistory.csv.")
     parser.add_argument("--seed", type=int, default=2016)
     args = parser.parse_args()
@@ -716,12 +969,14 @@ def main() -> None:
         built = time.perf_counter() - started
         numbers = [d["number"] for d in archive["dynasties"]]
         comments = sum(len(p["comments"]) for p in archive["posts"])
-        summary = (f"dynasties {numbers[0]}–{numbers[-1]} ({len(numbers)}), {len(archive['posts'])} proposals, "
-                   f"{comments} comments, {len(archive['players'])} players "
-                   f"({sum(not p['idle'] for p in archive['players'])} active), "
-                   f"{sum(len(p['revisions']) for p in archive['wiki']['pages'])} Ruleset revisions, "
-                   f"GNDT {len(archive['gndt']['rows'])} rows × {len(archive['gndt']['columns'])} columns with "
-                   f"{len(archive['gndt']['log'])} updates")
+        summary = (
+            f"dynasties {numbers[0]}–{numbers[-1]} ({len(numbers)}), {len(archive['posts'])} proposals, "
+            f"{comments} comments, {len(archive['players'])} players "
+            f"({sum(not p['idle'] for p in archive['players'])} active), "
+            f"{sum(len(p['revisions']) for p in archive['wiki']['pages'])} Ruleset revisions, "
+            f"GNDT {len(archive['gndt']['rows'])} rows × {len(archive['gndt']['columns'])} columns with "
+            f"{len(archive['gndt']['log'])} updates"
+        )
         database.create()
         created = True
         env = server_environment(database.url)
@@ -731,8 +986,10 @@ def main() -> None:
         loaded = time.perf_counter() - loading
         del archive, rows, history
         print(f"game{f' at scale {args.scale:g}' if args.scale else ''}: {summary}")
-        print(f"built in {built:.1f} s, loaded ({args.loader}) in {loaded:.1f} s; peak RSS of this process "
-              f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+        print(
+            f"built in {built:.1f} s, loaded ({args.loader}) in {loaded:.1f} s; peak RSS of this process "
+            f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
+        )
         print(f"database: {database.label}, {database.server_version()}")
         print(f"machine: {machine_description()}")
         settled = settle_database()
@@ -755,53 +1012,65 @@ def main() -> None:
             generator = f"wrk ({version.split(' Copyright')[0].strip()}), 1 thread × {args.concurrency} connections"
         else:
             generator = f"Python client ({args.concurrency} threads, one connection each)"
-        print(f"server: gunicorn, {args.workers} sync workers × 1 thread, DEBUG=0, on {HOST}:{server.port}; "
-              f"{os.cpu_count()} CPUs shared by server and client")
-        print("cache: " + (f"Redis ({args.redis_url}): pages, the content version and sessions" if args.redis_url
-                           else "each worker's local memory; the content version and sessions in the database"))
-        print(f"load generator: {generator}; {args.seconds:g} s per page per round, {args.rounds} round(s), "
-              f"after {2 * args.concurrency} warm-up requests")
+        print(
+            f"server: gunicorn, {args.workers} sync workers × 1 thread, DEBUG=0, on {HOST}:{server.port}; "
+            f"{os.cpu_count()} CPUs shared by server and client"
+        )
+        print(
+            "cache: "
+            + (
+                f"Redis ({args.redis_url}): pages, the content version and sessions"
+                if args.redis_url
+                else "each worker's local memory; the content version and sessions in the database"
+            )
+        )
+        print(
+            f"load generator: {generator}; {args.seconds:g} s per page per round, {args.rounds} round(s), "
+            f"after {2 * args.concurrency} warm-up requests"
+        )
         if wrk:
-            print("wrk command (the cookie header only for logged-in pages): " + shlex.join(
-                wrk_command("wrk", server.port, "/PAGE/", args.seconds, args.concurrency, "sessionid=SESSION",
-                            WRK_SCRIPT.relative_to(ROOT))))
+            print(
+                "wrk command (the cookie header only for logged-in pages): "
+                + shlex.join(
+                    wrk_command(
+                        "wrk",
+                        server.port,
+                        "/PAGE/",
+                        args.seconds,
+                        args.concurrency,
+                        "sessionid=SESSION",
+                        WRK_SCRIPT.relative_to(ROOT),
+                    )
+                )
+            )
         print()
-        rounds: list[dict[str, dict]] = []
-        first: dict[str, float] = {}
         load_before = load_text()
-        too_slow: list[Page] = []
-        for round_number in range(args.rounds):
-            figures = {}
-            for page in pages:
-                cookie = cookies.get(page.as_user) if page.as_user else None
-                if page in too_slow:
-                    continue
-                if round_number == 0:
-                    try:
-                        first[page.ident] = check_page(server.port, page, cookie)
-                    except TimeoutError:
-                        # One page taking over a minute should not cost the whole run: report it, go on.
-                        print(f"{page.label} ({page.path}): no answer within 60 s; not measured")
-                        too_slow.append(page)
-                        continue
-                    run_load(server.port, page.path, 60, args.concurrency, 2 * args.concurrency, cookie)  # warm-up
-                if wrk:
-                    figures[page.ident] = run_wrk(wrk, server.port, page.path, args.seconds, args.concurrency,
-                                                  cookie)
-                else:
-                    figures[page.ident] = run_load(server.port, page.path, args.seconds, args.concurrency,
-                                                   args.max_requests, cookie)
-            rounds.append(figures)
+        rounds, first, too_slow = measure_rounds(
+            server.port,
+            pages,
+            cookies,
+            rounds=args.rounds,
+            seconds=args.seconds,
+            concurrency=args.concurrency,
+            max_requests=args.max_requests,
+            wrk=wrk,
+        )
         pages = [page for page in pages if page not in too_slow]
         if args.rounds > 1:
-            print(f"{args.rounds} rounds over every page; each figure is the median over the rounds, each ratio "
-                  "taken against the bare view of its own round")
+            print(
+                f"{args.rounds} rounds over every page; each figure is the median over the rounds, each ratio "
+                "taken against the bare view of its own round"
+            )
         print_table(pages, combine_rounds(pages, rounds), queries, args.rounds, first)
-        print("first ms: the page's first request through gunicorn, alone, before its warm-up (a cold request: "
-              "no cache of the site's holds it yet, and the worker may be loading templates)")
+        print(
+            "first ms: the page's first request through gunicorn, alone, before its warm-up (a cold request: "
+            "no cache of the site's holds it yet, and the worker may be loading templates)"
+        )
         print()
-        print(f"load average (1, 5, 15 min) before the pages: {load_before}; after: {load_text()} "
-              f"(the machine's other work shares the {os.cpu_count()} CPUs)")
+        print(
+            f"load average (1, 5, 15 min) before the pages: {load_before}; after: {load_text()} "
+            f"(the machine's other work shares the {os.cpu_count()} CPUs)"
+        )
         workers = server.worker_pids()
         peaks = {pid: server.peak_rss_mb(pid) for pid in workers}
         shown = ", ".join(f"pid {pid} {mb:.1f} MB" for pid, mb in peaks.items() if mb is not None)

@@ -67,7 +67,7 @@ def main() -> None:
         from django.test.utils import CaptureQueriesContext
         from django.utils import timezone
 
-        from blognomic.stats.selectors import statistics
+        from blognomic.community.stats.selectors import statistics
         from dynasties.models import Game
 
         call_command("migrate", verbosity=0)
@@ -85,8 +85,10 @@ def main() -> None:
             started = time.perf_counter()
             stats = statistics(timezone.now())
             seconds = time.perf_counter() - started
-        print(f"statistics: {len(queries)} queries, {seconds * 1000:.0f} ms "
-              f"({stats.proposals} proposals, {len(stats.players)} players, {len(stats.dynasties)} dynasties)")
+        print(
+            f"statistics: {len(queries)} queries, {seconds * 1000:.0f} ms "
+            f"({stats.proposals} proposals, {len(stats.players)} players, {len(stats.dynasties)} dynasties)"
+        )
 
         client = Client()
         client.get("/stats/top-players.png", secure=True)  # loads matplotlib once, as a running server would have
@@ -94,8 +96,10 @@ def main() -> None:
             cache.clear()
             cold = timed_get(client, url)
             warm = timed_get(client, url)
-            print(f"{url}: cold {cold[0]} queries, {cold[1] * 1000:.0f} ms; warm {warm[0]} queries, "
-                  f"{warm[1] * 1000:.0f} ms")
+            print(
+                f"{url}: cold {cold[0]} queries, {cold[1] * 1000:.0f} ms; warm {warm[0]} queries, "
+                f"{warm[1] * 1000:.0f} ms"
+            )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

@@ -6,9 +6,9 @@ Run from the project root: ``.venv/bin/python benchmarks/bench_votes.py [--voter
 - **Tally**: one pending proposal with ``--voters`` active players (one of them the Emperor) and
   ``--comments`` comments, most of them votes, players changing their minds. Timed three ways: the rules
   engine alone on data already loaded (``engine.judge``); the ``tally`` command's path, database included
-  (``votes.selectors.tally_report``); and what the post page does for its tally box (``game_state`` plus
+  (``votes.judging.tally_report``); and what the post page does for its tally box (``game_state`` plus
   ``matter_view`` on the post loaded with its comments, as ``post_detail`` loads it).
-- **Beat sweep**: ``votes.jobs.matters_flag_resolvable`` over ``--pending`` pending proposals, each with a
+- **Beat sweep**: ``votes.jobs.flag_resolvable_matters`` over ``--pending`` pending proposals, each with a
   few votes, posted over the three days before the sweep so some may be enacted and some not yet. Timed as a
   dry run (judging everything, writing nothing), then the first real run (flagging and notifying the
   admins), then a second run (the steady state of a job that runs every five minutes: nothing new to flag).
@@ -50,8 +50,9 @@ def stamp(moment: datetime) -> str:
 
 def _players(prefix: str, count: int, admins: int) -> list[dict]:
     joined = stamp(NOW - timedelta(days=60))
-    return [{"name": f"{prefix} {n + 1}", "admin": n < admins, "idle": False, "joined_at": joined}
-            for n in range(count)]
+    return [
+        {"name": f"{prefix} {n + 1}", "admin": n < admins, "idle": False, "joined_at": joined} for n in range(count)
+    ]
 
 
 def tally_archive(*, voters: int, comments: int, seed: int = 60) -> dict:
@@ -72,12 +73,27 @@ def tally_archive(*, voters: int, comments: int, seed: int = 60) -> dict:
             icon = "for"
         thread.append({"author": author, "at": stamp(at), "icon": icon, "text": rng.choice(TEXTS)})
     return {
-        "format": "blognomic-archive", "version": 1, "profile": "2016", "players": players,
-        "dynasties": [{"number": 1, "emperor": names[0], "started_at": stamp(NOW - timedelta(days=30)),
-                       "ended_at": None}],
-        "posts": [{"id": "big-tally", "kind": "proposal", "title": "Proposal: Everyone Has an Opinion",
-                   "author": names[1], "posted_at": stamp(posted), "dynasty": 1, "body": "Change everything.",
-                   "status": "pending", "resolution": None, "comments": thread}],
+        "format": "blognomic-archive",
+        "version": 1,
+        "profile": "2016",
+        "players": players,
+        "dynasties": [
+            {"number": 1, "emperor": names[0], "started_at": stamp(NOW - timedelta(days=30)), "ended_at": None}
+        ],
+        "posts": [
+            {
+                "id": "big-tally",
+                "kind": "proposal",
+                "title": "Proposal: Everyone Has an Opinion",
+                "author": names[1],
+                "posted_at": stamp(posted),
+                "dynasty": 1,
+                "body": "Change everything.",
+                "status": "pending",
+                "resolution": None,
+                "comments": thread,
+            }
+        ],
     }
 
 
@@ -91,18 +107,36 @@ def sweep_archive(*, pending: int, voters: int, votes_per_matter: int, seed: int
         posted = NOW - timedelta(hours=72) * rng.random()
         ballot = rng.sample(names, k=min(votes_per_matter, len(names)))
         moments = sorted(posted + (NOW - posted) * rng.random() for _ in ballot)
-        posts.append({
-            "id": f"sweep-{n:05d}", "kind": "proposal", "title": f"Proposal: Sweep {n}", "author": rng.choice(names),
-            "posted_at": stamp(posted), "dynasty": 2, "body": "A change.", "status": "pending",
-            "resolution": None,
-            "comments": [{"author": name, "at": stamp(at), "text": rng.choice(TEXTS),
-                          "icon": rng.choices(("for", "against", "deferential"), (0.7, 0.25, 0.05))[0]}
-                         for name, at in zip(ballot, moments, strict=True)],
-        })
+        posts.append(
+            {
+                "id": f"sweep-{n:05d}",
+                "kind": "proposal",
+                "title": f"Proposal: Sweep {n}",
+                "author": rng.choice(names),
+                "posted_at": stamp(posted),
+                "dynasty": 2,
+                "body": "A change.",
+                "status": "pending",
+                "resolution": None,
+                "comments": [
+                    {
+                        "author": name,
+                        "at": stamp(at),
+                        "text": rng.choice(TEXTS),
+                        "icon": rng.choices(("for", "against", "deferential"), (0.7, 0.25, 0.05))[0],
+                    }
+                    for name, at in zip(ballot, moments, strict=True)
+                ],
+            }
+        )
     return {
-        "format": "blognomic-archive", "version": 1, "profile": "2016", "players": players,
-        "dynasties": [{"number": 2, "emperor": names[0], "started_at": stamp(NOW - timedelta(days=10)),
-                       "ended_at": None}],
+        "format": "blognomic-archive",
+        "version": 1,
+        "profile": "2016",
+        "players": players,
+        "dynasties": [
+            {"number": 2, "emperor": names[0], "started_at": stamp(NOW - timedelta(days=10)), "ended_at": None}
+        ],
         "posts": posts,
     }
 
@@ -132,10 +166,12 @@ def _timed(function, repeat: int) -> tuple[float, int, object]:
 def measure_tally(*, voters: int = 60, comments: int = 500, repeat: int = 50) -> dict:
     from django.contrib.auth.models import AnonymousUser
 
-    from blognomic.archive import import_archive
+    from blognomic.moving.archive import import_archive
     from votes import engine
+    from votes.engine_inputs import electorate_of, matter_from
+    from votes.judging import tally_report
     from votes.models import Post
-    from votes.selectors import electorate_of, matter_from, matter_view, tally_report
+    from votes.page_models import matter_view
     from votes.state import game_state
 
     import_archive(tally_archive(voters=voters, comments=comments))
@@ -160,25 +196,37 @@ def measure_tally(*, voters: int = 60, comments: int = 500, repeat: int = 50) ->
     page_s, page_queries, view = _timed(post_page, repeat)
     assert view.judgement.tally.for_count == judgement.tally.for_count == report["for"]
     return {
-        "voters": voters, "comments": len(loaded), "voters_counted": len(judgement.tally.votes),
-        "quorum": judgement.tally.quorum, "for": judgement.tally.for_count, "against": judgement.tally.against_count,
-        "engine_ms": engine_s * 1000, "command_ms": command_s * 1000, "command_queries": command_queries,
-        "page_ms": page_s * 1000, "page_queries": page_queries,
+        "voters": voters,
+        "comments": len(loaded),
+        "voters_counted": len(judgement.tally.votes),
+        "quorum": judgement.tally.quorum,
+        "for": judgement.tally.for_count,
+        "against": judgement.tally.against_count,
+        "engine_ms": engine_s * 1000,
+        "command_ms": command_s * 1000,
+        "command_queries": command_queries,
+        "page_ms": page_s * 1000,
+        "page_queries": page_queries,
     }
 
 
 def measure_sweep(*, pending: int = 1000, voters: int = 15, votes_per_matter: int = 8, repeat: int = 3) -> dict:
-    from blognomic.archive import import_archive
-    from votes.jobs import matters_flag_resolvable
+    from blognomic.moving.archive import import_archive
+    from votes.jobs import flag_resolvable_matters
 
     import_archive(sweep_archive(pending=pending, voters=voters, votes_per_matter=votes_per_matter))
-    dry_s, dry_queries, dry = _timed(lambda: matters_flag_resolvable(now=NOW, dry_run=True), repeat)
-    first_s, first_queries, first = _timed(lambda: matters_flag_resolvable(now=NOW), 1)
-    again_s, again_queries, again = _timed(lambda: matters_flag_resolvable(now=NOW), 1)
+    dry_s, dry_queries, dry = _timed(lambda: flag_resolvable_matters(now=NOW, dry_run=True), repeat)
+    first_s, first_queries, first = _timed(lambda: flag_resolvable_matters(now=NOW), 1)
+    again_s, again_queries, again = _timed(lambda: flag_resolvable_matters(now=NOW), 1)
     assert len(first.done) == len(dry.done) and not again.done
     figures = {
-        "pending": pending, "flagged": len(first.done), "seconds": first_s, "queries": first_queries,
-        "dry_seconds": dry_s, "dry_queries": dry_queries, "steady_seconds": again_s,
+        "pending": pending,
+        "flagged": len(first.done),
+        "seconds": first_s,
+        "queries": first_queries,
+        "dry_seconds": dry_s,
+        "dry_queries": dry_queries,
+        "steady_seconds": again_s,
         "steady_queries": again_queries,
     }
     # The other beat jobs that read every pending matter: notices (new matters, closing soon) and, when the
@@ -188,12 +236,14 @@ def measure_sweep(*, pending: int = 1000, voters: int = 15, votes_per_matter: in
     from votes.notices import notices_send
 
     figures["notices_dry_seconds"], figures["notices_dry_queries"], _ = _timed(
-        lambda: notices_send(now=NOW, dry_run=True), 1)
+        lambda: notices_send(now=NOW, dry_run=True), 1
+    )
     figures["notices_seconds"], figures["notices_queries"], sent = _timed(lambda: notices_send(now=NOW), 1)
     figures["notices_done"] = len(sent.done)
     Game.objects.update(auto_resolve=True)
     figures["auto_dry_seconds"], figures["auto_dry_queries"], _ = _timed(
-        lambda: matters_auto_resolve(now=NOW, dry_run=True), 1)
+        lambda: matters_auto_resolve(now=NOW, dry_run=True), 1
+    )
     # The real run resolves the queue in order, oldest first, up to its limit of 100 per run: every
     # proposal old enough to be enacted or failed may be resolved once it is the oldest.
     figures["auto_seconds"], figures["auto_queries"], resolved = _timed(lambda: matters_auto_resolve(now=NOW), 1)
@@ -205,8 +255,14 @@ def setup_django(database_url: str) -> None:
     import os
     import secrets
 
-    os.environ.update({"DJANGO_SETTINGS_MODULE": "blognomic.settings", "DATABASE_URL": database_url, "DEBUG": "0",
-                       "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend"})
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "blognomic.settings",
+            "DATABASE_URL": database_url,
+            "DEBUG": "0",
+            "EMAIL_URL": "memory://",
+        }
+    )
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(40))
     os.environ.pop("REDIS_URL", None)
     import django
@@ -238,36 +294,67 @@ def main() -> None:
         call_command("migrate", verbosity=0)
         print(f"database: {database.label}, {database.server_version()}")
         tally = measure_tally(voters=args.voters, comments=args.comments, repeat=args.repeat)
-        print(f"tally: one pending proposal, {tally['voters']} voters ({tally['voters_counted']} counted, Quorum "
-              f"{tally['quorum']}, FOR {tally['for']}, AGAINST {tally['against']}), {tally['comments']} comments; "
-              f"median of {args.repeat}")
+        print(
+            f"tally: one pending proposal, {tally['voters']} voters ({tally['voters_counted']} counted, Quorum "
+            f"{tally['quorum']}, FOR {tally['for']}, AGAINST {tally['against']}), {tally['comments']} comments; "
+            f"median of {args.repeat}"
+        )
         print(f"  rules engine alone (engine.judge):          {tally['engine_ms']:8.2f} ms  (target < 5 ms)")
-        print(f"  tally command (tally_report, with SQL):     {tally['command_ms']:8.2f} ms  "
-              f"{tally['command_queries']} queries")
-        print(f"  post page's tally box (game_state + matter_view, with SQL): {tally['page_ms']:.2f} ms  "
-              f"{tally['page_queries']} queries")
+        print(
+            f"  tally command (tally_report, with SQL):     {tally['command_ms']:8.2f} ms  "
+            f"{tally['command_queries']} queries"
+        )
+        print(
+            f"  post page's tally box (game_state + matter_view, with SQL): {tally['page_ms']:.2f} ms  "
+            f"{tally['page_queries']} queries"
+        )
         call_command("flush", interactive=False, verbosity=0)
-        sweep = measure_sweep(pending=args.pending, voters=args.sweep_voters,
-                              votes_per_matter=args.votes_per_matter)
-        print(f"beat sweep (matters_flag_resolvable): {sweep['pending']} pending proposals, "
-              f"{args.votes_per_matter} votes each, {args.sweep_voters} players")
-        print(f"  dry run (judge all, write nothing), median of 3: {sweep['dry_seconds']:7.3f} s  "
-              f"{sweep['dry_queries']} queries  (target < 1 s)")
-        print(f"  first run (flags {sweep['flagged']} matters, notifies 2 admins): {sweep['seconds']:7.3f} s  "
-              f"{sweep['queries']} queries")
-        print(f"  next run (nothing new):                      {sweep['steady_seconds']:7.3f} s  "
-              f"{sweep['steady_queries']} queries")
-        print(f"notices (notices_send) over the same matters: dry run {sweep['notices_dry_seconds']:7.3f} s  "
-              f"{sweep['notices_dry_queries']} queries; real run {sweep['notices_seconds']:7.3f} s  "
-              f"{sweep['notices_queries']} queries ({sweep['notices_done']} matters with notices)")
-        print(f"auto-resolve (matters_auto_resolve), dry run (finds the first to resolve): "
-              f"{sweep['auto_dry_seconds']:7.3f} s  {sweep['auto_dry_queries']} queries")
-        print(f"auto-resolve, real run (resolves {sweep['auto_done']} matters in turn): "
-              f"{sweep['auto_seconds']:7.3f} s  {sweep['auto_queries']} queries")
-        labels = ("engine", "tally command", "tally box", "sweep dry run", "sweep first run", "sweep next run",
-                  "notices dry run", "notices", "auto-resolve dry run", "auto-resolve")
-        print("this process's CPU time of each, without the wait for a CPU or the database's work: " + ", ".join(
-            f"{label} {seconds * 1000:.1f} ms" for label, seconds in zip(labels, CPU_SECONDS, strict=False)))
+        sweep = measure_sweep(pending=args.pending, voters=args.sweep_voters, votes_per_matter=args.votes_per_matter)
+        print(
+            f"beat sweep (flag_resolvable_matters): {sweep['pending']} pending proposals, "
+            f"{args.votes_per_matter} votes each, {args.sweep_voters} players"
+        )
+        print(
+            f"  dry run (judge all, write nothing), median of 3: {sweep['dry_seconds']:7.3f} s  "
+            f"{sweep['dry_queries']} queries  (target < 1 s)"
+        )
+        print(
+            f"  first run (flags {sweep['flagged']} matters, notifies 2 admins): {sweep['seconds']:7.3f} s  "
+            f"{sweep['queries']} queries"
+        )
+        print(
+            f"  next run (nothing new):                      {sweep['steady_seconds']:7.3f} s  "
+            f"{sweep['steady_queries']} queries"
+        )
+        print(
+            f"notices (notices_send) over the same matters: dry run {sweep['notices_dry_seconds']:7.3f} s  "
+            f"{sweep['notices_dry_queries']} queries; real run {sweep['notices_seconds']:7.3f} s  "
+            f"{sweep['notices_queries']} queries ({sweep['notices_done']} matters with notices)"
+        )
+        print(
+            f"auto-resolve (matters_auto_resolve), dry run (finds the first to resolve): "
+            f"{sweep['auto_dry_seconds']:7.3f} s  {sweep['auto_dry_queries']} queries"
+        )
+        print(
+            f"auto-resolve, real run (resolves {sweep['auto_done']} matters in turn): "
+            f"{sweep['auto_seconds']:7.3f} s  {sweep['auto_queries']} queries"
+        )
+        labels = (
+            "engine",
+            "tally command",
+            "tally box",
+            "sweep dry run",
+            "sweep first run",
+            "sweep next run",
+            "notices dry run",
+            "notices",
+            "auto-resolve dry run",
+            "auto-resolve",
+        )
+        print(
+            "this process's CPU time of each, without the wait for a CPU or the database's work: "
+            + ", ".join(f"{label} {seconds * 1000:.1f} ms" for label, seconds in zip(labels, CPU_SECONDS, strict=False))
+        )
     finally:
         from django.db import connections
 

@@ -55,8 +55,14 @@ def build_pages(seed: int) -> tuple[int, int]:
     busy = Page.objects.create(title="Logbook", slug="logbook", created_at=start)
     Revision.objects.bulk_create(
         (
-            Revision(page=busy, number=n, at=start + timedelta(minutes=n), summary=f"Entry {n}",
-                     text=f"Entry {n}\n" * 200, size=len(f"Entry {n}\n") * 200)
+            Revision(
+                page=busy,
+                number=n,
+                at=start + timedelta(minutes=n),
+                summary=f"Entry {n}",
+                text=f"Entry {n}\n" * 200,
+                size=len(f"Entry {n}\n") * 200,
+            )
             for n in range(1, HISTORY_REVISIONS + 1)
         ),
         batch_size=1000,
@@ -113,8 +119,10 @@ def main() -> None:
         ]
         for name, url, cold in pages:
             milliseconds, queries = measure(client, url, arguments.runs, cold=cold)
-            print(f"{name}: median {milliseconds:.1f} ms over {arguments.runs} runs, {queries} queries, "
-                  f"{milliseconds / bare:.1f}× the bare view")
+            print(
+                f"{name}: median {milliseconds:.1f} ms over {arguments.runs} runs, {queries} queries, "
+                f"{milliseconds / bare:.1f}× the bare view"
+            )
     finally:
         connection.creation.destroy_test_db(database, verbosity=0)
 

@@ -29,7 +29,7 @@ def _time(value: str | None) -> datetime | None:
 
 def _chunks(values: list, size: int = CHUNK) -> Iterator[list]:
     for start in range(0, len(values), size):
-        yield values[start:start + size]
+        yield values[start : start + size]
 
 
 def _insert(model, columns: list[str], rows: Iterable[tuple]) -> int:
@@ -64,8 +64,8 @@ def bulk_load(archive: dict) -> dict:
 
     from django.db import transaction
 
-    from blognomic.archive import import_archive
-    from blognomic.archive.planner import analyze_after_import
+    from blognomic.moving.archive import import_archive
+    from blognomic.moving.archive.planner import analyze_after_import
 
     if archive.get("rule_changes"):
         raise ValueError("bulk_load does not write core-rule changes; use import_archive for this archive")
@@ -136,15 +136,27 @@ def _write_posts(posts: list[dict], users: dict[str, int]) -> dict[str, int]:
         objects = []
         for p in chunk:
             r = p.get("resolution")
-            objects.append(Post(
-                slug=p["id"], kind=p["kind"], title=p["title"], author_id=users[p["author"]],
-                posted_at=_time(p["posted_at"]), edited_at=_time(p.get("edited_at")),
-                dynasty_id=dynasties.get(p.get("dynasty")), body=p.get("body") or "",
-                body_html=rendered[p.get("body") or ""], flavour=p.get("flavour") or "",
-                flavour_html=rendered[p.get("flavour") or ""], status=p.get("status") or Status.NONE,
-                outcome=r["outcome"] if r else "", admin_note=p.get("admin_note") or (r["note"] if r else ""),
-                trivial=bool(p.get("trivial")), sticky=bool(p.get("sticky")), anonymous=bool(p.get("anonymous")),
-            ))
+            objects.append(
+                Post(
+                    slug=p["id"],
+                    kind=p["kind"],
+                    title=p["title"],
+                    author_id=users[p["author"]],
+                    posted_at=_time(p["posted_at"]),
+                    edited_at=_time(p.get("edited_at")),
+                    dynasty_id=dynasties.get(p.get("dynasty")),
+                    body=p.get("body") or "",
+                    body_html=rendered[p.get("body") or ""],
+                    flavour=p.get("flavour") or "",
+                    flavour_html=rendered[p.get("flavour") or ""],
+                    status=p.get("status") or Status.NONE,
+                    outcome=r["outcome"] if r else "",
+                    admin_note=p.get("admin_note") or (r["note"] if r else ""),
+                    trivial=bool(p.get("trivial")),
+                    sticky=bool(p.get("sticky")),
+                    anonymous=bool(p.get("anonymous")),
+                )
+            )
         Post.objects.bulk_create(objects)
         if any(post.pk is None for post in objects):
             found = dict(Post.objects.filter(slug__in=[post.slug for post in objects]).values_list("slug", "pk"))
@@ -152,11 +164,16 @@ def _write_posts(posts: list[dict], users: dict[str, int]) -> dict[str, int]:
             found = {post.slug: post.pk for post in objects}
         by_slug.update(found)
         Resolution.objects.bulk_create(
-            Resolution(post_id=found[p["id"]], outcome=p["resolution"]["outcome"],
-                       at=_time(p["resolution"]["at"]), note=p["resolution"].get("note") or "",
-                       tally=p["resolution"].get("tally") or {},
-                       by_id=users[p["resolution"]["by"]] if p["resolution"].get("by") else None)
-            for p in chunk if p.get("resolution")
+            Resolution(
+                post_id=found[p["id"]],
+                outcome=p["resolution"]["outcome"],
+                at=_time(p["resolution"]["at"]),
+                note=p["resolution"].get("note") or "",
+                tally=p["resolution"].get("tally") or {},
+                by_id=users[p["resolution"]["by"]] if p["resolution"].get("by") else None,
+            )
+            for p in chunk
+            if p.get("resolution")
         )
     return by_slug
 
@@ -166,32 +183,56 @@ def _write_comments(posts: list[dict], users: dict[str, int], by_slug: dict[str,
 
     rendered = _Rendered()
     rows = (
-        (by_slug[p["id"]], users[c["author"]], _time(c["at"]), c.get("icon"), bool(c.get("trivial")),
-         c.get("text") or "", rendered[c.get("text") or ""])
-        for p in posts for c in p["comments"]
+        (
+            by_slug[p["id"]],
+            users[c["author"]],
+            _time(c["at"]),
+            c.get("icon"),
+            bool(c.get("trivial")),
+            c.get("text") or "",
+            rendered[c.get("text") or ""],
+        )
+        for p in posts
+        for c in p["comments"]
     )
     return _insert(Comment, ["post", "author", "at", "icon", "trivial", "text", "text_html"], rows)
 
 
 def _write_pages(pages: list[dict], users: dict[str, int], by_slug: dict[str, int]) -> int:
     from ruleset.models import Page, Revision, RuleChange
-    from ruleset.services import _rule_change
+    from ruleset.rule_index import rule_change_for
     from ruleset.structure import parse_ruleset
 
     written = 0
     for p in pages:
         revisions = p["revisions"]
         kind = p.get("kind") or Page.ORDINARY
-        page = Page.objects.create(title=p["title"], slug=p.get("slug") or _slug(p["title"]), kind=kind,
-                                   protected=bool(p.get("protected")), created_at=_time(revisions[0]["at"]))
+        page = Page.objects.create(
+            title=p["title"],
+            slug=p.get("slug") or _slug(p["title"]),
+            kind=kind,
+            protected=bool(p.get("protected")),
+            created_at=_time(revisions[0]["at"]),
+        )
         indexed = kind == Page.RULESET
-        written += _insert(Revision, ["page", "number", "author", "at", "summary", "text", "size", "post",
-                                      "rules_indexed"], (
-            (page.pk, number, users[v["author"]] if v.get("author") else None, _time(v["at"]),
-             v.get("summary") or "", v.get("text") or "", len((v.get("text") or "").encode("utf-8")),
-             by_slug.get(v["post"]) if v.get("post") else None, indexed)
-            for number, v in enumerate(revisions, start=1)
-        ))
+        written += _insert(
+            Revision,
+            ["page", "number", "author", "at", "summary", "text", "size", "post", "rules_indexed"],
+            (
+                (
+                    page.pk,
+                    number,
+                    users[v["author"]] if v.get("author") else None,
+                    _time(v["at"]),
+                    v.get("summary") or "",
+                    v.get("text") or "",
+                    len((v.get("text") or "").encode("utf-8")),
+                    by_slug.get(v["post"]) if v.get("post") else None,
+                    indexed,
+                )
+                for number, v in enumerate(revisions, start=1)
+            ),
+        )
         stored = list(Revision.objects.filter(page=page).order_by("number").only("id", "number", "page_id"))
         page.current = stored[-1]
         page.save(update_fields=["current"])
@@ -203,11 +244,14 @@ def _write_pages(pages: list[dict], users: dict[str, int], by_slug: dict[str, in
             new = {rule.anchor: rule for rule in parse_ruleset(v.get("text") or "").all_rules()}
             for anchor, rule in new.items():
                 if anchor not in old:
-                    changes.append(_rule_change(page, revision, rule, RuleChange.ADDED))
+                    changes.append(rule_change_for(page, revision, rule, RuleChange.ADDED))
                 elif old[anchor].own_text != rule.own_text:
-                    changes.append(_rule_change(page, revision, rule, RuleChange.CHANGED))
-            changes.extend(_rule_change(page, revision, rule, RuleChange.REMOVED)
-                           for anchor, rule in old.items() if anchor not in new)
+                    changes.append(rule_change_for(page, revision, rule, RuleChange.CHANGED))
+            changes.extend(
+                rule_change_for(page, revision, rule, RuleChange.REMOVED)
+                for anchor, rule in old.items()
+                if anchor not in new
+            )
             old = new
             if len(changes) >= CHUNK:
                 RuleChange.objects.bulk_create(changes)

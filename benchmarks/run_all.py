@@ -16,9 +16,17 @@ from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
 ROOT = BENCH_DIR.parent
-SCRIPTS = ("bench_diff.py", "bench_wiki.py", "bench_gndt.py", "bench_votes.py", "bench_archive.py", "bench_pages.py",
-           "bench_amendments.py",
-           "bench_stats.py")
+SCRIPTS = (
+    "bench_diff.py",
+    "bench_wiki.py",
+    "bench_gndt.py",
+    "bench_votes.py",
+    "bench_archive.py",
+    "bench_pages.py",
+    "bench_amendments.py",
+    "bench_stats.py",
+    "bench_stampede.py",
+)
 
 
 def project_python() -> str:
@@ -68,8 +76,10 @@ def main() -> None:
     for script, status, seconds in results:
         print(f"{script:<20} {status:<20} {seconds:>7.1f} s")
     failed = [script for script, status, _ in results if status != "ok"]
-    print(f"{len(results) - len(failed)} of {len(results)} benchmarks passed"
-          + (f"; failed: {', '.join(failed)}" if failed else ""))
+    print(
+        f"{len(results) - len(failed)} of {len(results)} benchmarks passed"
+        + (f"; failed: {', '.join(failed)}" if failed else "")
+    )
     sys.exit(1 if failed else 0)
 
 

@@ -1,6 +1,8 @@
-"""The site as a whole: it fills the hooks the lower layers offer, and checks every model's text."""
+"""The site as a whole: it fills the hooks the lower layers offer, installs the steps of resolving a matter,
+and checks every model's text."""
 
 from django.apps import AppConfig
+from django.core.signals import request_finished
 from django.db.models.signals import pre_save
 
 
@@ -9,22 +11,25 @@ class BlognomicConfig(AppConfig):
     verbose_name = "BlogNomic"
 
     def ready(self) -> None:
-        from blognomic.amendments.services import amendment_apply_on_enactment
-        from blognomic.freshness import watch_writes
+        # Models and signals can be imported only once the apps are loaded.
+        from celery.signals import task_failure
+
+        from blognomic import checks  # noqa: F401 - registers the site's system checks
+        from blognomic.enactment import install_resolution_steps
+        from blognomic.running.jobs_watch import record_job_failure
+        from blognomic.running.logs import forget_request_id
         from blognomic.signals import refuse_nul_bytes
-        from blognomic.succession.services import dynasty_begin_from_declaration
-        from gndt.services.matters import gndt_apply_resolution_effects, gndt_values_for_kinds
-        from votes.signals import (
-            declaration_enacted,
-            gndt_values_requested,
-            matter_enacted,
-            resolution_effects_due,
-        )
+        from blognomic.web.freshness import retire_pages_from_before, watch_writes
+        from blognomic.web.sturdy_cache import redis_returned
+        from gndt.services.matters import gndt_values_for_kinds
+        from votes.signals import gndt_values_requested
 
         watch_writes()
+        redis_returned.connect(retire_pages_from_before, dispatch_uid="blognomic.retire_pages_from_before")
+        task_failure.connect(record_job_failure, dispatch_uid="blognomic.record_job_failure")
+        request_finished.connect(forget_request_id, dispatch_uid="blognomic.forget_request_id")
         pre_save.connect(refuse_nul_bytes, dispatch_uid="blognomic.refuse_nul_bytes")
-        declaration_enacted.connect(dynasty_begin_from_declaration, dispatch_uid="succession-from-declaration")
-        matter_enacted.connect(amendment_apply_on_enactment, dispatch_uid="amendments-on-enactment")
-        # A dynasty's own kinds of matter filter voters by GNDT values, and its effects of resolving change them.
+        # What enacting or failing a matter does, in order: the steps are listed in blognomic/enactment.py.
+        install_resolution_steps()
+        # A dynasty's own kinds of matter filter voters by GNDT values.
         gndt_values_requested.connect(gndt_values_for_kinds, dispatch_uid="gndt-values-for-kinds")
-        resolution_effects_due.connect(gndt_apply_resolution_effects, dispatch_uid="gndt-resolution-effects")

@@ -5,11 +5,13 @@ Used only by ``blognomic.settings``; nothing else reads the environment.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+import dj_email_url
 from django.core.exceptions import ImproperlyConfigured
 
 TRUE_WORDS = {"1", "true", "yes", "on"}
@@ -97,4 +99,70 @@ def redis_url_from_env() -> str:
     db = parts.path.strip("/")
     if db and not db.isdigit():
         raise ImproperlyConfigured(f"REDIS_URL must end in a database number such as /0; got {url!r}.")
+    return url
+
+
+def env_networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """A comma-separated list of IP networks (``192.168.1.20/32, fd00::/64``); empty when unset."""
+    networks = []
+    for item in env_list(name, []):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(f"{name} must list IP networks such as 192.168.1.20/32; got {item!r}.") from None
+    return tuple(networks)
+
+
+# Schemes dj-email-url does not know, read as the SMTP they name: implicit TLS on 465, STARTTLS on 587.
+_SMTP_VARIANTS = {"smtp+ssl": ("EMAIL_USE_SSL", 465), "smtp+tls": ("EMAIL_USE_TLS", 587)}
+EMAIL_SCHEMES = ("smtp", "smtp+ssl", "smtp+tls", "submission", "console", "file", "memory", "dummy")
+EMAIL_TIMEOUT_SECONDS = 10
+
+
+def email_from_env() -> dict:
+    """Django's ``EMAIL_*`` settings from ``EMAIL_URL`` (read by dj-email-url); the console when unset.
+
+    ``smtp://user:pass@host:587/?tls=True`` (STARTTLS), ``smtp+ssl://user:pass@host`` (TLS from the start, port
+    465), ``console://`` (mail printed where the server logs). A user name or password holding ``@`` or ``:``
+    is written percent-encoded. A mail server that never answers gives up after ten seconds unless
+    ``?timeout=`` says otherwise, so a send never hangs a worker.
+    """
+    url = env_str("EMAIL_URL")
+    if not url:
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    scheme = urlsplit(url).scheme.lower()
+    if scheme not in EMAIL_SCHEMES:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL must start with one of {', '.join(s + '://' for s in EMAIL_SCHEMES)}; "
+            f"got scheme {scheme or 'none'!r}."
+        )
+    variant = _SMTP_VARIANTS.get(scheme)
+    try:
+        config = dj_email_url.parse("smtp" + url[len(scheme) :] if variant else url)
+    except ValueError as error:  # a port or a timeout that is not a number
+        raise ImproperlyConfigured(f"EMAIL_URL is malformed: {error}") from None
+    if variant:
+        flag, port = variant
+        config.update(EMAIL_USE_SSL=False, EMAIL_USE_TLS=False)
+        config[flag] = True
+        if urlsplit(url).port is None:
+            config["EMAIL_PORT"] = port
+    if config.get("EMAIL_USE_SSL") and config.get("EMAIL_USE_TLS"):
+        raise ImproperlyConfigured("EMAIL_URL may ask for tls or ssl, not both.")
+    if config.get("EMAIL_TIMEOUT") is None:
+        config["EMAIL_TIMEOUT"] = EMAIL_TIMEOUT_SECONDS
+    config.pop("SERVER_EMAIL", None)
+    config.pop("DEFAULT_FROM_EMAIL", None)  # DEFAULT_FROM_EMAIL is its own variable
+    return {key: value for key, value in config.items() if value is not None}
+
+
+def site_url_from_env(default: str) -> str:
+    """``SITE_URL``, the public address every link in a mail or a webhook event starts with, without a
+    trailing slash; refused unless it is an http(s) address with a host."""
+    url = env_str("SITE_URL", default).rstrip("/")
+    parts = urlsplit(url)
+    if parts.scheme not in {"http", "https"} or not parts.hostname or parts.query or parts.fragment:
+        raise ImproperlyConfigured(
+            f"SITE_URL must be the site's public address, like https://nomic.example.org; got {url!r}."
+        )
     return url

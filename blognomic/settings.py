@@ -12,7 +12,17 @@ from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from blognomic.env import database_from_env, env_bool, env_float, env_list, env_str, redis_url_from_env
+from blognomic.env import (
+    database_from_env,
+    email_from_env,
+    env_bool,
+    env_float,
+    env_list,
+    env_networks,
+    env_str,
+    redis_url_from_env,
+    site_url_from_env,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -22,6 +32,14 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     SECRET_KEY = "insecure-development-key-only-for-the-embedded-default"
+# The demo's clock (blognomic/running/demo_clock.py): `make run` turns it on so an admin can move the demo's
+# time ahead to watch deadlines pass. Never for a real game: refused here when DEBUG is off, and by
+# `check --deploy` whatever DEBUG is.
+DEMO_CLOCK = env_bool("DEMO_CLOCK", default=False)
+if DEMO_CLOCK and not DEBUG:
+    raise ImproperlyConfigured(
+        "DEMO_CLOCK moves the game's clock for the demo only: it may not be on when DEBUG is off."
+    )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -39,21 +57,24 @@ INSTALLED_APPS = [
     "csp",
     "dynasties",
     "blognomic",
-    "blognomic.messaging",
-    "blognomic.commitments",
+    "blognomic.community.messaging",
+    "blognomic.community.commitments",
     "votes",
     "ruleset",
     "gndt",
 ]
 
 MIDDLEWARE = [
-    "blognomic.middleware.HealthCheckMiddleware",
+    # First, so every log line of a request, the health check's included, names the request.
+    "blognomic.running.logs.RequestIdMiddleware",
+    "blognomic.running.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     # Before anything reads the session or the database: PostgreSQL cannot compare text holding a NUL byte.
-    "blognomic.middleware.RefuseNulMiddleware",
+    "blognomic.web.middleware.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's, but an unreachable database while saving the session is an outage, not a bad request.
+    "blognomic.web.sessions.OutageAwareSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -61,10 +82,12 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
-    "blognomic.middleware.BadInputMiddleware",
+    "blognomic.web.middleware.BadInputMiddleware",
+    # Outside the page cache, so that pages it serves say who may keep them, as rendered ones do.
+    "blognomic.web.private_pages.PrivatePagesMiddleware",
     # Last, so the session, the user, CSRF and messages are known and every outer middleware still runs on a
     # page served from the cache.
-    "blognomic.page_cache.PageCacheMiddleware",
+    "blognomic.web.page_cache.PageCacheMiddleware",
 ]
 
 ROOT_URLCONF = "blognomic.urls"
@@ -80,8 +103,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "blognomic.context_processors.sidebar",
-                "blognomic.page_cache.csrf_placeholder",
+                "blognomic.blog.context_processors.sidebar",
+                "blognomic.web.page_cache.csrf_placeholder",
             ],
             "builtins": ["blognomic.templatetags.blog_tags"],
         },
@@ -95,18 +118,22 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "front_page"
 LOGOUT_REDIRECT_URL = "front_page"
 
-# Failed logins are limited per account and per address (django-axes): after AXES_FAILURE_LIMIT failures
-# in a row, that name, or that address, may not log in for AXES_COOLOFF_TIME.
+# Failed logins are limited (django-axes, blognomic/web/auth.py): after AXES_FAILURE_LIMIT failures in a row
+# with one name from one address, that name may not log in from that address for AXES_COOLOFF_TIME (from
+# elsewhere it still may); after LOGIN_ADDRESS_FAILURE_LIMIT failures from one address with any names, that
+# address may not log in at all for as long.
 AUTHENTICATION_BACKENDS = [
-    "blognomic.auth.LoginLimitBackend",
+    "blognomic.web.auth.LoginLimitBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+AXES_HANDLER = "blognomic.web.auth.LoginLimitHandler"
 AXES_FAILURE_LIMIT = 5
+LOGIN_ADDRESS_FAILURE_LIMIT = 20
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "blognomic.addresses.client_address"
+AXES_CLIENT_IP_CALLABLE = "blognomic.web.addresses.client_address"
 AXES_VERBOSE = False
 
 # No inline script or style anywhere: scripts and styles come from the site's own static files, and htmx
@@ -152,7 +179,8 @@ STORAGES = {
 
 REDIS_URL = redis_url_from_env()
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Redis going away makes the site slower, never broken or stale (blognomic/web/sturdy_cache.py).
+    CACHES = {"default": {"BACKEND": "blognomic.web.sturdy_cache.SturdyRedisCache", "LOCATION": REDIS_URL}}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
@@ -165,13 +193,21 @@ else:
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
-# Whole pages are cached under a key every write moves on (blognomic/page_cache.py, blognomic/freshness.py).
+# Whole pages are cached under a key every write moves on (blognomic/web/page_cache.py, blognomic/web/freshness.py).
 # The content version lives in Redis when it is configured and otherwise in the database, which every worker
 # sees; "memory" is for a single process only.
 PAGE_CACHE = env_bool("PAGE_CACHE", default=True)
-PAGE_CACHE_SECONDS = int(env_float("PAGE_CACHE_SECONDS", 60))
+# The longest a page is kept with no write; a page that shows something changing with time sooner (an age, a
+# verdict) is kept only until then (votes/horizon.py).
+PAGE_CACHE_SECONDS = int(env_float("PAGE_CACHE_SECONDS", 600))
 CONTENT_VERSION_STORE = env_str("CONTENT_VERSION_STORE", "cache" if REDIS_URL else "database")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker takes a task only when a process of its pool is free: one holding tasks it has not started when Redis
+# goes away exits ("Unrecoverable error" as it puts them back) instead of waiting for Redis to return. Every job
+# is periodic and idempotent, so a task left in Redis is sent again by beat anyway.
+CELERY_WORKER_DISABLE_PREFETCH = True
+# Nothing reads a task's result: storing it is one more write to Redis, which fails while Redis is away.
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_TIMEZONE = "UTC"
 CELERY_ENABLE_UTC = True
@@ -188,24 +224,50 @@ def _every(schedule):
 CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "blognomic.tasks.heartbeat", "schedule": _every(60.0)},
     "warm-statistics": {"task": "blognomic.tasks.warm_statistics", "schedule": _every(crontab(minute="*"))},
-    "flag-resolvable-matters": {"task": "votes.tasks.flag_resolvable_matters",
-                                "schedule": _every(crontab(minute="*/5"))},
+    "flag-resolvable-matters": {
+        "task": "votes.tasks.flag_resolvable_matters",
+        "schedule": _every(crontab(minute="*/5")),
+    },
     "mark-stale-proposals": {"task": "votes.tasks.mark_stale_proposals", "schedule": _every(crontab(minute="*/15"))},
     "auto-resolve-matters": {"task": "votes.tasks.auto_resolve_matters", "schedule": _every(crontab(minute="*/5"))},
-    "announce-seasonal-hiatus": {"task": "dynasties.tasks.announce_seasonal_hiatus",
-                                 "schedule": _every(crontab(minute=1))},
-    "report-idle-candidates": {"task": "dynasties.tasks.report_idle_candidates",
-                               "schedule": _every(crontab(hour=9, minute=0))},
+    "announce-seasonal-hiatus": {
+        "task": "dynasties.tasks.announce_seasonal_hiatus",
+        "schedule": _every(crontab(minute=1)),
+    },
+    "report-idle-candidates": {
+        "task": "blognomic.tasks.report_idle_candidates",
+        "schedule": _every(crontab(hour=9, minute=0)),
+    },
     "apply-gndt-effects": {"task": "gndt.tasks.apply_scheduled_effects", "schedule": _every(crontab(minute="*"))},
     "send-notices": {"task": "votes.tasks.send_notices", "schedule": _every(crontab(minute="*"))},
     "email-digests": {"task": "votes.tasks.email_digests", "schedule": _every(crontab(hour=7, minute=0))},
     "deliver-webhooks": {"task": "dynasties.tasks.deliver_webhooks", "schedule": _every(crontab(minute="*"))},
+    "send-outbox": {"task": "dynasties.tasks.send_outbox", "schedule": _every(crontab(minute="*"))},
+    "write-backup": {"task": "blognomic.tasks.write_backup", "schedule": _every(crontab(hour=3, minute=30))},
 }
 
-EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
-DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "blognomic@localhost")
-# The site's public address, for links that leave it (emails, webhooks).
-SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+# /healthz/ (blognomic/running/health.py) says beat is not ok when its heartbeat is older than this. Checked by default
+# where beat runs beside the site (with Redis, as in docker-compose; `manage.py run` turns it on itself).
+HEALTH_CHECKS_BEAT = env_bool("HEALTH_CHECKS_BEAT", default=bool(REDIS_URL))
+BEAT_STALE_SECONDS = max(300, 3 * int(_BEAT_EVERY or 60))
+
+# Backups (blognomic/running/backups.py): one a day into BACKUP_DIR (empty: off), the newest BACKUP_KEEP days kept.
+BACKUP_DIR = env_str("BACKUP_DIR")
+BACKUP_KEEP = int(env_float("BACKUP_KEEP", 14))
+
+# Mail: EMAIL_URL names the server (blognomic/env.py); unset, mail is printed to the console.
+globals().update(email_from_env())
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "BlogNomic <blognomic@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The site's public address: every link in a mail or a webhook event starts with it.
+SITE_URL = site_url_from_env("http://127.0.0.1:8000")
+SITE_URL_IS_DEFAULT = not env_str("SITE_URL")
+# A password reset link works once (it changes the password it was made for) and for three days at most;
+# an address confirmation link as long.
+PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
+# Webhooks go to public internet addresses only. An operator whose chat server is deliberately on the same
+# network may name it here (WEBHOOK_ALLOWED_NETWORKS=192.168.1.20/32); empty by default.
+WEBHOOK_ALLOWED_NETWORKS = env_networks("WEBHOOK_ALLOWED_NETWORKS")
 
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 
@@ -224,9 +286,14 @@ if not DEBUG:
     if BEHIND_TLS_PROXY:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Logs go to standard error, one line per event with the request or task it belongs to (blognomic/running/logs.py);
+# LOG_LEVEL=INFO adds a line per request and per job. The worker and beat log the same way.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"context": {"()": "blognomic.running.logs.RequestAndTaskFilter"}},
+    "formatters": {"line": {"()": "blognomic.running.logs.OneLineFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["context"], "formatter": "line"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False

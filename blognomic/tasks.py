@@ -1,12 +1,17 @@
-"""Periodic tasks of the site as a whole: the heartbeat, the statistics, and the roster's daily report."""
+"""Periodic tasks of the site as a whole: the heartbeat, the statistics, the roster's daily report, backups."""
+
+from pathlib import Path
 
 from celery import shared_task
+from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
+from blognomic.community.stats.selectors import cached_statistics
+from blognomic.community.stats.tasks import count_statistics  # noqa: F401  (registered with the worker here)
+from blognomic.flows.roster.jobs import idle_candidates_report
 from blognomic.models import Heartbeat
-from blognomic.roster.jobs import idle_candidates_report
-from blognomic.stats.selectors import cached_statistics
+from blognomic.running.backups import backup_write
 
 
 @shared_task
@@ -27,7 +32,15 @@ def warm_statistics() -> str:
     return cached_statistics(timezone.now()).version
 
 
-# Named as it was when it lived in the dynasties app, so schedules and queued messages keep working.
-@shared_task(name="dynasties.tasks.report_idle_candidates")
+@shared_task
 def report_idle_candidates() -> str:
     return str(idle_candidates_report(now=timezone.now()))
+
+
+@shared_task
+def write_backup() -> str:
+    """Today's backup into BACKUP_DIR, old ones rotated out; nothing when BACKUP_DIR is empty. A failed
+    pg_dump raises, so the failure is recorded and shown on the admin panel."""
+    if not settings.BACKUP_DIR:
+        return "Backups are off (BACKUP_DIR is empty)."
+    return str(backup_write(now=timezone.now(), directory=Path(settings.BACKUP_DIR), keep=settings.BACKUP_KEEP))

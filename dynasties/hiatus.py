@@ -27,9 +27,7 @@ class Hiatus:
 
 def hiatus_at(*, profile: Profile, now: datetime, pending_dov: bool, awaiting_ascension: bool) -> Hiatus | None:
     """A pending Declaration of Victory, an enacted one awaiting its Ascension Address, or seasonal downtime."""
-    reasons = hiatus_reasons(
-        profile=profile, now=now, dov_pending=pending_dov, awaiting_ascension=awaiting_ascension
-    )
+    reasons = hiatus_reasons(profile=profile, now=now, dov_pending=pending_dov, awaiting_ascension=awaiting_ascension)
     if not reasons:
         return None
     until = None
@@ -50,9 +48,7 @@ def in_seasonal_downtime(*, profile: Profile, now: datetime) -> bool:
     return start <= now < end
 
 
-def hiatus_reasons(
-    *, profile: Profile, now: datetime, dov_pending: bool, awaiting_ascension: bool
-) -> frozenset[str]:
+def hiatus_reasons(*, profile: Profile, now: datetime, dov_pending: bool, awaiting_ascension: bool) -> frozenset[str]:
     """Every reason the game is in hiatus at `now` (empty when it is not)."""
     reasons = set()
     if dov_pending:

@@ -29,15 +29,17 @@ def seasonal_hiatus_announce(*, now: datetime, dry_run: bool = False) -> JobRepo
     (start_month, start_day), _ = profile.seasonal_downtime
     started = now.month > start_month or (now.month == start_month and now.day >= start_day)
     if hiatus is not None and HIATUS_SEASONAL in hiatus.reasons:
-        key, text = f"seasonal-start:{year}", (
-            f"Seasonal downtime has begun: the game is in hiatus until {format_moment(hiatus.until)}."
+        key, text = (
+            f"seasonal-start:{year}",
+            (f"Seasonal downtime has begun: the game is in hiatus until {format_moment(hiatus.until)}."),
         )
     elif started:
         key, text = f"seasonal-end:{year}", "Seasonal downtime is over: the game has resumed."
     else:
         return report
-    told = notify(users=players_now(now), key=key, text=text, url=reverse("front_page"), now=now,
-                  email=False, dry_run=dry_run)
+    told = notify(
+        users=players_now(now), key=key, text=text, url=reverse("front_page"), now=now, email=False, dry_run=dry_run
+    )
     if told:
         report.done.append(f"{text} (told {len(told)})")
     return report

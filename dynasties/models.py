@@ -8,6 +8,7 @@ moment can be answered, which historical tallies need.
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 from functools import lru_cache
 
@@ -15,10 +16,12 @@ from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.functions import Lower
 from django.urls import get_script_prefix, reverse
 from django.utils.deconstruct import deconstructible
 
-from dynasties import names
+from dynasties import chat_formats, names
+from dynasties.profiles import get_profile, with_overrides
 from dynasties.theming import DEFAULT_PALETTE, DEFAULT_VOTE_LABELS, HEADER_LINE_MAX, PALETTES, VOTE_LABEL_MAX, Theme
 
 PROFILE_CHOICES = [
@@ -69,6 +72,11 @@ class PlayerManager(UserManager.from_queryset(UserQuerySet)):
     """Django's user manager (create_user, createsuperuser) with the roster's queryset methods."""
 
 
+def new_feed_token() -> str:
+    """The secret part of a private feed's address."""
+    return secrets.token_urlsafe(32)
+
+
 class User(AbstractUser):
     username_validator = PlayerNameValidator()
 
@@ -86,7 +94,10 @@ class User(AbstractUser):
         help_text="When this account became a player. Empty for accounts that never joined (spectators).",
     )
     notices_feed_token = models.CharField(
-        max_length=64, blank=True, db_index=True, editable=False,
+        max_length=64,
+        blank=True,
+        db_index=True,
+        editable=False,
         help_text="The secret part of the address of this player's private feed of notices (empty: none yet).",
     )
     is_admin = models.BooleanField(
@@ -94,14 +105,40 @@ class User(AbstractUser):
         default=False,
         help_text="Game admins resolve votable matters, update the ruleset and manage the roster.",
     )
+    # AbstractUser's ``email`` holds the confirmed address only, so nothing is ever mailed to an address its
+    # owner has not shown they read.
+    email_pending = models.EmailField(
+        "address to confirm",
+        blank=True,
+        help_text="An address the player gave but has not confirmed yet; only the confirmation link goes there.",
+    )
 
     objects = PlayerManager()
 
     class Meta:
         ordering = ["username"]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=~Q(email=""),
+                name="one_account_per_email",
+                violation_error_message="That address belongs to another account.",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.username
+
+    def save(self, *args, **kwargs):
+        # A new password, by whatever way it was set (the player's form, a reset, Django's admin, the
+        # changepassword command), moves the private feed to a new address: whoever learnt the old address
+        # with the old password reads no more. Django leaves _password unset for a hash upgrade on login,
+        # which changes no password.
+        if self._password is not None and self.notices_feed_token:
+            self.notices_feed_token = new_feed_token()
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "notices_feed_token"}
+        super().save(*args, **kwargs)
 
     @property
     def name(self) -> str:
@@ -171,8 +208,6 @@ class Game(models.Model):
 
     def rules_profile(self):
         """The profile with every change enacted proposals made to its parameters, latest last."""
-        from dynasties.profiles import get_profile, with_overrides
-
         if not hasattr(self, "_rules_profile"):
             overrides = dict(RuleChange.objects.order_by("at", "pk").values_list("parameter", "value"))
             self._rules_profile = with_overrides(get_profile(self.profile), overrides)
@@ -226,11 +261,19 @@ class Dynasty(models.Model):
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
     declaration = models.ForeignKey(
-        "votes.Post", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        "votes.Post",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
         help_text="The enacted Declaration of Victory that began this dynasty.",
     )
     ascension_address = models.ForeignKey(
-        "votes.Post", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        "votes.Post",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
     ascended_at = models.DateTimeField(
         null=True, blank=True, help_text="When the Ascension Address was posted; the hiatus ends then."
@@ -292,9 +335,10 @@ class Dynasty(models.Model):
         if self.emperor_id is None:
             return f"Metadynasty {self.number}"
         # A list of dynasties sets _nth for all of them at once (with_ordinals) to avoid a query each.
-        nth = getattr(self, "_nth", None) or Dynasty.objects.filter(
-            emperor_id=self.emperor_id, number__lte=self.number
-        ).count()
+        nth = (
+            getattr(self, "_nth", None)
+            or Dynasty.objects.filter(emperor_id=self.emperor_id, number__lte=self.number).count()
+        )
         return f"The {ordinal_word(nth)} Dynasty of {self.emperor}"
 
 
@@ -318,6 +362,11 @@ class Application(models.Model):
 
     name = models.CharField(max_length=150, validators=[PlayerNameValidator()])
     password_hash = models.CharField(max_length=256, help_text="Hashed; becomes the player's password.")
+    email = models.EmailField(
+        blank=True,
+        help_text="Given when applying (optional); once approved, the player is "
+        "asked to confirm it before anything else is mailed there.",
+    )
     message = models.TextField(blank=True, help_text="What the applicant wrote about joining.")
     ip_address = models.GenericIPAddressField(null=True, blank=True)
     submitted_at = models.DateTimeField()
@@ -407,10 +456,18 @@ class NoticePreferences(models.Model):
     message = models.BooleanField(default=True)
     by_email = models.BooleanField(default=True, help_text="Send each notice by email as well (if I gave an address).")
     daily_digest = models.BooleanField(
-        default=False, help_text="Once a day, an email of the matters still waiting for my vote.")
+        default=False, help_text="Once a day, an email of the matters still waiting for my vote."
+    )
+    # Kind -> ISO moment it was last turned on; a kind on since the row began (or the defaults) has none.
+    turned_on_at = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return f"Notice preferences of {self.user}"
+
+    def turned_on_since(self, kind: str) -> datetime | None:
+        """When ``kind`` was last turned on; None when it has been on all along (or is off)."""
+        moment = (self.turned_on_at or {}).get(kind)
+        return datetime.fromisoformat(moment) if moment else None
 
     @classmethod
     def defaults(cls) -> dict[str, bool]:
@@ -421,6 +478,12 @@ class Webhook(models.Model):
     """An address the admins set up to receive the game's public events as JSON (a chat bot relays them)."""
 
     url = models.URLField(max_length=500, help_text="http:// or https:// address that accepts a JSON POST.")
+    format = models.CharField(
+        max_length=8,
+        choices=list(chat_formats.FORMATS.items()),
+        default=chat_formats.PLAIN,
+        help_text="What the receiver reads: our plain JSON, or a Discord or Slack message.",
+    )
     enabled = models.BooleanField(default=True)
     created_at = models.DateTimeField()
     created_by = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
@@ -462,3 +525,35 @@ class EmailDigest(models.Model):
 
     def __str__(self) -> str:
         return f"Digest for {self.user} on {self.day}"
+
+
+class OutgoingMail(models.Model):
+    """One mail on its way: written where the reason to send arose, sent by a beat job (or a worker at once),
+    retried with back-off while the mail server is away, and kept as failed, with why, when it cannot go."""
+
+    PENDING, SENT, FAILED = "pending", "sent", "failed"
+    STATUS_CHOICES = [(PENDING, "Waiting to be sent"), (SENT, "Sent"), (FAILED, "Failed")]
+
+    user = models.ForeignKey(User, null=True, on_delete=models.CASCADE, related_name="+")
+    to = models.EmailField()
+    kind = models.CharField(max_length=40, help_text="What the mail is: a notice's kind, digest, confirm, reset.")
+    subject = models.CharField(max_length=200)
+    text = models.TextField()
+    html = models.TextField(blank=True)
+    headers = models.JSONField(default=dict, blank=True)
+    secret = models.BooleanField(
+        default=False,
+        help_text="Holds a link that acts for the player (a password reset); its text is erased once sent or failed.",
+    )
+    status = models.CharField(max_length=8, choices=STATUS_CHOICES, default=PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField()
+    next_attempt_at = models.DateTimeField(db_index=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="mail_due")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user or self.to} ({self.status})"

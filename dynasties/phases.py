@@ -77,5 +77,6 @@ def phase_refusal(phase: str, now: datetime, *, what: str = "This", done: str = 
     if current == phase:
         return None
     until = phase_ends_at(now, rule)
-    return OUTSIDE_PHASE.format(what=what, done=done, phase=phase, now_phase=current,
-                                until=f"{until:%a %d %b %Y %H:%M}")
+    return OUTSIDE_PHASE.format(
+        what=what, done=done, phase=phase, now_phase=current, until=f"{until:%a %d %b %Y %H:%M}"
+    )

@@ -11,6 +11,7 @@ these parameters, so each difference between the eras is one named field here.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from dynasties.parsing import InputError, parse_whole_number
 
@@ -108,6 +109,11 @@ class Profile:
     dov_graded_hours: tuple[int, int, int] | None
     dov_by_emperor: bool
     dov_failed_bar_hours: int | None
+
+    # The Ascension Address. 2005 and 2008: it "may optionally include a proclamation that any number of
+    # Dynastic Rules will be repealed", so a rule stays unless named; 2015 on: "any dynastic rules which were
+    # not listed to be kept are repealed", so a rule goes unless named.
+    ascension_repeals_unlisted: bool
 
     # Editing official posts and changing their category.
     edit_lock: str
@@ -211,6 +217,7 @@ PROFILE_2005 = Profile(
     dov_graded_hours=None,
     dov_by_emperor=True,
     dov_failed_bar_hours=None,
+    ascension_repeals_unlisted=False,
     edit_lock=EDIT_UNTIL_OTHERS_COMMENT,
     non_official_category_minutes=None,
     official_category_fixed_minutes=None,
@@ -258,6 +265,7 @@ PROFILE_2008 = Profile(
     dov_graded_hours=None,
     dov_by_emperor=False,
     dov_failed_bar_hours=None,
+    ascension_repeals_unlisted=False,
     edit_lock=EDIT_UNTIL_ANY_COMMENT,
     non_official_category_minutes=5,
     official_category_fixed_minutes=None,
@@ -304,6 +312,7 @@ PROFILE_2016 = Profile(
     dov_graded_hours=(12, 24, 48),
     dov_by_emperor=False,
     dov_failed_bar_hours=120,
+    ascension_repeals_unlisted=True,
     edit_lock=EDIT_UNTIL_NON_NOTE_COMMENT,
     non_official_category_minutes=15,
     official_category_fixed_minutes=15,
@@ -318,9 +327,7 @@ PROFILE_2016 = Profile(
     unidle_window_days=4,
 )
 
-PROFILES: dict[str, Profile] = {
-    profile.name: profile for profile in (PROFILE_2005, PROFILE_2008, PROFILE_2016)
-}
+PROFILES: dict[str, Profile] = {profile.name: profile for profile in (PROFILE_2005, PROFILE_2008, PROFILE_2016)}
 
 
 def get_profile(name: str) -> Profile:
@@ -379,5 +386,6 @@ def parse_parameter(parameter: str, raw: str) -> object:
 
 def with_overrides(profile: Profile, overrides: dict[str, object]) -> Profile:
     """``profile`` with the parameters that enacted proposals changed."""
-    known = {name: value for name, value in overrides.items() if name in ADJUSTABLE}
+    # Each value was checked against its parameter's type (``parse_parameter``) before it was recorded.
+    known: dict[str, Any] = {name: value for name, value in overrides.items() if name in ADJUSTABLE}
     return replace(profile, **known) if known else profile

@@ -8,12 +8,8 @@ from datetime import datetime, timedelta
 from dynasties.clock import format_moment
 from dynasties.profiles import Profile
 
-NOT_INACTIVE_YET = (
-    "{name} was last active at {last}; an admin may idle them from {when}, or they may idle themselves."
-)
-UNIDLE_TOO_SOON = (
-    "{name} went idle at {since} in this dynasty; they may be unidled from {when}."
-)
+NOT_INACTIVE_YET = "{name} was last active at {last}; an admin may idle them from {when}, or they may idle themselves."
+UNIDLE_TOO_SOON = "{name} went idle at {since} in this dynasty; they may be unidled from {when}."
 REJOIN_TOO_SOON = "{name} left the game at {left}; they may rejoin from {when}."
 
 
@@ -24,27 +20,31 @@ class RosterVerdict:
     next_allowed_at: datetime | None = None
 
 
-def may_idle_inactive(*, name: str, profile: Profile, last_activity: datetime | None, joined_at: datetime,
-                      now: datetime) -> RosterVerdict:
+def may_idle_inactive(
+    *, name: str, profile: Profile, last_activity: datetime | None, joined_at: datetime, now: datetime
+) -> RosterVerdict:
     """An admin may idle a player who has made no post or comment for the profile's number of days."""
     last = last_activity or joined_at
     when = last + timedelta(days=profile.idle_after_days)
     if now >= when:
         return RosterVerdict(True)
-    return RosterVerdict(False, NOT_INACTIVE_YET.format(name=name, last=format_moment(last),
-                                                        when=format_moment(when)), when)
+    return RosterVerdict(
+        False, NOT_INACTIVE_YET.format(name=name, last=format_moment(last), when=format_moment(when)), when
+    )
 
 
-def may_unidle(*, name: str, profile: Profile, idled_at: datetime, idled_in_current_dynasty: bool,
-               now: datetime) -> RosterVerdict:
+def may_unidle(
+    *, name: str, profile: Profile, idled_at: datetime, idled_in_current_dynasty: bool, now: datetime
+) -> RosterVerdict:
     """2016 (Ruleset 142): not within four days of going idle, when that was in the current dynasty."""
     if profile.unidle_window_days is None or not idled_in_current_dynasty:
         return RosterVerdict(True)
     when = idled_at + timedelta(days=profile.unidle_window_days)
     if now >= when:
         return RosterVerdict(True)
-    return RosterVerdict(False, UNIDLE_TOO_SOON.format(name=name, since=format_moment(idled_at),
-                                                       when=format_moment(when)), when)
+    return RosterVerdict(
+        False, UNIDLE_TOO_SOON.format(name=name, since=format_moment(idled_at), when=format_moment(when)), when
+    )
 
 
 def may_rejoin(*, name: str, profile: Profile, left_at: datetime | None, now: datetime) -> RosterVerdict:
@@ -54,5 +54,6 @@ def may_rejoin(*, name: str, profile: Profile, left_at: datetime | None, now: da
     when = left_at + timedelta(days=profile.rejoin_bar_days)
     if now >= when:
         return RosterVerdict(True)
-    return RosterVerdict(False, REJOIN_TOO_SOON.format(name=name, left=format_moment(left_at),
-                                                       when=format_moment(when)), when)
+    return RosterVerdict(
+        False, REJOIN_TOO_SOON.format(name=name, left=format_moment(left_at), when=format_moment(when)), when
+    )

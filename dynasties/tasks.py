@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.utils import timezone
 
-from dynasties import jobs, webhooks
+from dynasties import jobs, mail, webhooks
 
 
 @shared_task
@@ -14,3 +14,8 @@ def announce_seasonal_hiatus() -> str:
 @shared_task
 def deliver_webhooks() -> str:
     return str(webhooks.webhooks_deliver(now=timezone.now()))
+
+
+@shared_task
+def send_outbox() -> str:
+    return str(mail.mails_send(now=timezone.now()))

@@ -46,9 +46,7 @@ def _suffix_case(word: str, suffix: str) -> str:
     return suffix.upper() if len(word) > 1 and word.isupper() else suffix
 
 
-def replace_keywords(
-    text: str, replacements: Mapping[str, str], *, plurals: Mapping[str, str] | None = None
-) -> str:
+def replace_keywords(text: str, replacements: Mapping[str, str], *, plurals: Mapping[str, str] | None = None) -> str:
     """``text`` with each term in ``replacements`` (old → new) renamed, all at once.
 
     ``plurals`` maps a singular term, old or new, to an irregular plural.
@@ -66,9 +64,7 @@ def replace_keywords(
     return pattern.sub(substitute, text)
 
 
-def _replacement_forms(
-    replacements: Mapping[str, str], plurals: Mapping[str, str]
-) -> dict[str, tuple[str, str]]:
+def _replacement_forms(replacements: Mapping[str, str], plurals: Mapping[str, str]) -> dict[str, tuple[str, str]]:
     """Every old form (singular and plural), keyed by its case-folded spelling: (form as given, new form).
 
     A term given explicitly wins over a plural derived from another term, so {"Player": "A",

@@ -11,6 +11,7 @@ Pure: no Django.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -28,6 +29,8 @@ PALETTES: dict[str, str] = {
 HEADER_LINE_MAX = 120
 VOTE_LABEL_MAX = 24
 DEFAULT_VOTE_LABELS = {"for": "FOR", "against": "AGAINST", "deferential": "DEFERENTIAL"}
+
+_ICON_WORD = re.compile(r"\b(?:" + "|".join(DEFAULT_VOTE_LABELS.values()) + r")\b")
 
 UNKNOWN_PALETTE = "There is no palette “{name}”; choose one of {names}."
 HEADER_TOO_LONG = "The header line may be at most {limit} characters; this one has {length}."
@@ -47,6 +50,15 @@ class Theme:
 
     def label(self, icon: str) -> str:
         return dict(self.vote_labels).get(icon, icon.upper())
+
+    def in_vote_names(self, text: str) -> str:
+        """A sentence the rules wrote ("5 FOR reaches Quorum 4") in the names this dynasty gives its vote
+        icons ("5 Aye reaches Quorum 4"). The rules name icons in capitals, as the seeds do; nothing else in
+        their sentences is a capitalised icon name."""
+        labels = {default: self.label(icon) for icon, default in DEFAULT_VOTE_LABELS.items()}
+        if all(label == default for default, label in labels.items()):
+            return text
+        return _ICON_WORD.sub(lambda match: labels[match.group(0)], text)
 
 
 def _plain_line(text: str, what: str) -> str:

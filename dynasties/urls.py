@@ -10,4 +10,6 @@ urlpatterns = [
     path("notices/feed-address/", views.notices_feed_renew, name="notices_feed_renew"),
     path("notices/preferences/", views.notice_preferences, name="notice_preferences"),
     path("notices/webhooks/", views.webhooks, name="webhooks"),
+    path("notices/mail/", views.mail_failures, name="mail_failures"),
+    path("notices/unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

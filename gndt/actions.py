@@ -62,9 +62,7 @@ class ActionSpec:
 
     def __post_init__(self) -> None:
         if self.frequency not in FREQUENCIES:
-            raise ValueError(
-                f"Unknown frequency {self.frequency!r}; expected one of {', '.join(FREQUENCIES)}"
-            )
+            raise ValueError(f"Unknown frequency {self.frequency!r}; expected one of {', '.join(FREQUENCIES)}")
         if self.weekly_cap is not None and self.weekly_cap < 1:
             raise ValueError(f"{self.name}: a weekly cap must be at least 1")
 
@@ -171,9 +169,7 @@ def check_action_with_spacing(
     # The latest block decides when the action is next allowed; on a tie the
     # calendar reason, listed first, is the one players recognise.
     binding = max(blocks, key=lambda block: block.until)
-    message = REFUSED.format(
-        head=_head(spec), reason=binding.reason, next_allowed=format_moment(binding.until)
-    )
+    message = REFUSED.format(head=_head(spec), reason=binding.reason, next_allowed=format_moment(binding.until))
     return ActionVerdict(allowed=False, message=message, next_allowed_at=binding.until)
 
 
@@ -252,9 +248,7 @@ def _already_reason(period: str, entry: Performed, *, own: bool) -> str:
         time = _clock(entry.at)
         return ALREADY_TODAY.format(time=time) if own else OTHER_TODAY.format(actor=entry.actor, time=time)
     time = f"{_clock(entry.at)} on {_day_and_month(entry.at)}"
-    return (
-        ALREADY_THIS_WEEK.format(time=time) if own else OTHER_THIS_WEEK.format(actor=entry.actor, time=time)
-    )
+    return ALREADY_THIS_WEEK.format(time=time) if own else OTHER_THIS_WEEK.format(actor=entry.actor, time=time)
 
 
 def _head(spec: ActionSpec) -> str:

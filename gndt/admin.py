@@ -22,8 +22,18 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Column)
 class ColumnAdmin(ReadOnlyAdmin):
-    list_display = ["name", "dynasty", "kind", "minimum", "maximum", "default", "order", "hidden", "owner_visible",
-                    "retired_at"]
+    list_display = [
+        "name",
+        "dynasty",
+        "kind",
+        "minimum",
+        "maximum",
+        "default",
+        "order",
+        "hidden",
+        "owner_visible",
+        "retired_at",
+    ]
     list_filter = ["dynasty", "kind", "hidden"]
 
 

@@ -12,6 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
+
+from gndt.dice import RandomSource
 
 MAX_DECK_SIZE = 1000
 MAX_CARDS_PER_DRAW = 100
@@ -23,9 +26,18 @@ SHUFFLE_PATTERN = re.compile(r"(?<!\w)SHUFFLE(?!\w)")
 BAD_DECK_SIZE = "{token}: a deck has from 2 to {limit} cards."
 BAD_DRAW_COUNT = "{token}: draw from 1 to {limit} cards at a time."
 TWO_HANDS = "A comment may name one hand only; this one names {names}."
-NOT_ENOUGH = ("{deck} has {left} of its {size} cards left; {token} asks for {count}. Write SHUFFLE in the "
-              "comment to start a fresh deck.")
+NOT_ENOUGH = (
+    "{deck} has {left} of its {size} cards left; {token} asks for {count}. Write SHUFFLE in the "
+    "comment to start a fresh deck."
+)
 OTHER_SIZE = "{deck} is a deck of {size} cards, not {asked}; write SHUFFLE to start a fresh deck of {asked}."
+
+
+NO_DECK_NAMED = "must name the deck, as a string"
+BAD_LOGGED_SIZE = "must be the deck's size, a whole number from 2 to {limit}"
+BAD_LOGGED_CARDS = "must list from 1 to {limit} cards"
+BAD_LOGGED_CARD = "must be a card of the deck, a whole number from 1 to {size}"
+CARD_TWICE = "deals card {card} twice"
 
 
 class DeckError(ValueError):
@@ -65,13 +77,15 @@ def plan_deck_draws(comment: str) -> DeckPlan:
         if not 1 <= count <= MAX_CARDS_PER_DRAW:
             raise DeckError(BAD_DRAW_COUNT.format(token=token, limit=MAX_CARDS_PER_DRAW))
         draws.append(DeckDraw(token=token, count=count, size=size))
-    return DeckPlan(hand=hands[0] if hands else None, shuffle=SHUFFLE_PATTERN.search(comment or "") is not None,
-                    draws=tuple(draws))
+    return DeckPlan(
+        hand=hands[0] if hands else None, shuffle=SHUFFLE_PATTERN.search(comment or "") is not None, draws=tuple(draws)
+    )
 
 
-def dealt_so_far(logged_rolls: Iterable[Mapping], deck: str) -> tuple[int | None, frozenset[int]]:
+def dealt_so_far(logged_rolls: Iterable[Mapping[str, Any]], deck: str) -> tuple[int | None, frozenset[int]]:
     """The size of ``deck`` and the cards it has dealt since its last shuffle, from rolls oldest first."""
-    size, dealt = None, set()
+    size: int | None = None
+    dealt: set[int] = set()
     for roll in logged_rolls:
         if roll.get("deck") != deck:
             continue
@@ -83,14 +97,42 @@ def dealt_so_far(logged_rolls: Iterable[Mapping], deck: str) -> tuple[int | None
     return size, frozenset(dealt)
 
 
-def draw_cards(*, deck: str, draw: DeckDraw, size: int | None, dealt: frozenset[int], rng) -> tuple[int, ...]:
+def logged_roll_problem(roll: Mapping[str, Any]) -> tuple[str, str] | None:
+    """What keeps a logged ``deck`` or ``shuffle`` roll from being read back by ``dealt_so_far`` (the key at fault
+    and why), or None; a roll of any other kind is no deck's business. A log written elsewhere (an archive) is
+    checked with it, since every later draw from the deck reads every roll it ever dealt."""
+    kind = roll.get("kind")
+    if kind not in ("deck", "shuffle"):
+        return None
+    if not isinstance(roll.get("deck"), str) or not roll["deck"].strip():
+        return "deck", NO_DECK_NAMED
+    if kind == "shuffle":
+        return None
+    size = roll.get("size")
+    if type(size) is not int or not 2 <= size <= MAX_DECK_SIZE:
+        return "size", BAD_LOGGED_SIZE.format(limit=MAX_DECK_SIZE)
+    cards = roll.get("results")
+    if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_CARDS_PER_DRAW:
+        return "results", BAD_LOGGED_CARDS.format(limit=MAX_CARDS_PER_DRAW)
+    for index, card in enumerate(cards):
+        if type(card) is not int or not 1 <= card <= size:
+            return f"results[{index}]", BAD_LOGGED_CARD.format(size=size)
+    if len(set(cards)) != len(cards):
+        return "results", CARD_TWICE.format(card=next(card for card in cards if cards.count(card) > 1))
+    return None
+
+
+def draw_cards(
+    *, deck: str, draw: DeckDraw, size: int | None, dealt: frozenset[int], rng: RandomSource
+) -> tuple[int, ...]:
     """Draw ``draw.count`` distinct cards not yet dealt, with ``rng`` (the server's cryptographic source)."""
     if size is not None and size != draw.size:
         raise DeckError(OTHER_SIZE.format(deck=deck, size=size, asked=draw.size))
     left = [card for card in range(1, draw.size + 1) if card not in dealt]
     if draw.count > len(left):
-        raise DeckError(NOT_ENOUGH.format(deck=deck, left=len(left), size=draw.size, token=draw.token,
-                                          count=draw.count))
+        raise DeckError(
+            NOT_ENOUGH.format(deck=deck, left=len(left), size=draw.size, token=draw.token, count=draw.count)
+        )
     cards = []
     for _ in range(draw.count):
         card = left.pop(rng.randint(0, len(left) - 1))

@@ -41,11 +41,15 @@ class ColumnForm(forms.Form):
     name = forms.CharField(max_length=60, help_text=Column._meta.get_field("name").help_text)
     kind = forms.ChoiceField(choices=Column.KIND_CHOICES, help_text=Column._meta.get_field("kind").help_text)
     minimum = forms.IntegerField(
-        required=False, min_value=-MAX_INTEGER, max_value=MAX_INTEGER,
+        required=False,
+        min_value=-MAX_INTEGER,
+        max_value=MAX_INTEGER,
         help_text=Column._meta.get_field("minimum").help_text,
     )
     maximum = forms.IntegerField(
-        required=False, min_value=-MAX_INTEGER, max_value=MAX_INTEGER,
+        required=False,
+        min_value=-MAX_INTEGER,
+        max_value=MAX_INTEGER,
         help_text=Column._meta.get_field("maximum").help_text,
     )
     allow_negative = forms.BooleanField(
@@ -62,9 +66,7 @@ class ColumnForm(forms.Form):
         label="Allowed values",
         help_text="One per line, or separated by commas. " + Column._meta.get_field("choices").help_text,
     )
-    default = forms.CharField(
-        required=False, max_length=200, help_text=Column._meta.get_field("default").help_text
-    )
+    default = forms.CharField(required=False, max_length=200, help_text=Column._meta.get_field("default").help_text)
     order = forms.IntegerField(
         required=False, min_value=0, max_value=MAX_INTEGER, help_text=Column._meta.get_field("order").help_text
     )
@@ -93,9 +95,7 @@ class ColumnForm(forms.Form):
 
 
 class RowForm(forms.Form):
-    name = forms.CharField(
-        max_length=150, help_text="A row that is not a player, such as “The Pot” or “:PROTO”."
-    )
+    name = forms.CharField(max_length=150, help_text="A row that is not a player, such as “The Pot” or “:PROTO”.")
 
 
 class ActionForm(forms.Form):
@@ -124,15 +124,21 @@ class EffectForm(forms.Form):
         help_text=ScheduledEffect._meta.get_field("row").help_text,
     )
     delta = forms.IntegerField(
-        label="Add", min_value=-MAX_INTEGER, max_value=MAX_INTEGER,
+        label="Add",
+        min_value=-MAX_INTEGER,
+        max_value=MAX_INTEGER,
         help_text=ScheduledEffect._meta.get_field("delta").help_text,
     )
     at_most = forms.IntegerField(
-        required=False, min_value=-MAX_INTEGER, max_value=MAX_INTEGER,
+        required=False,
+        min_value=-MAX_INTEGER,
+        max_value=MAX_INTEGER,
         help_text=ScheduledEffect._meta.get_field("at_most").help_text,
     )
     at_least = forms.IntegerField(
-        required=False, min_value=-MAX_INTEGER, max_value=MAX_INTEGER,
+        required=False,
+        min_value=-MAX_INTEGER,
+        max_value=MAX_INTEGER,
         help_text=ScheduledEffect._meta.get_field("at_least").help_text,
     )
     weekday = forms.TypedChoiceField(
@@ -206,6 +212,4 @@ class VariableForm(forms.Form):
         super().__init__(*args, **kwargs)
         if dynasty is not None:
             self.fields["row"].queryset = Row.objects.in_use().filter(dynasty=dynasty)
-            self.fields["column"].queryset = Column.objects.in_use().filter(dynasty=dynasty).visible_to(
-                viewer, dynasty
-            )
+            self.fields["column"].queryset = Column.objects.in_use().filter(dynasty=dynasty).visible_to(viewer, dynasty)

@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, Subquery
 
 from dynasties.phases import phase_at
 from gndt.models import Cell, GameVariable, sees_hidden, sees_value
+from gndt.selectors import Table
 
 
 @dataclass(frozen=True)
@@ -40,11 +41,36 @@ def game_variables_shown(dynasty, *, viewer, now: datetime) -> list[VariableShow
     shown = []
     for variable in variables:
         if variable.phase_rule:
-            shown.append(
-                VariableShown(variable.label, phase_at(now, variable.phase_rule), True, variable.proposal)
-            )
+            shown.append(VariableShown(variable.label, phase_at(now, variable.phase_rule), True, variable.proposal))
         elif variable.row.retired_at is not None or variable.column.retired_at is not None:
             continue  # a removed row or column has no value now
         elif sees_value(viewer, dynasty, variable.column, variable.row.user_id, privileged=privileged):
             shown.append(VariableShown(variable.label, variable.cell_value or "", False, variable.proposal))
+    return shown
+
+
+def game_variables_at(dynasty, *, table: Table | None, moment: datetime) -> list[VariableShown]:
+    """The variables ``dynasty`` showed at ``moment``, for the sidebar of the game as it stood then: a cell's
+    value is read from ``table``, the GNDT then as the viewer may see it, so a cell they may not see, or that
+    was not there yet, is left out. One query."""
+    if dynasty is None:
+        return []
+    variables = (
+        GameVariable.objects.filter(dynasty=dynasty, at__lte=moment)
+        .filter(Q(retired_at__isnull=True) | Q(retired_at__gt=moment))
+        .select_related("proposal")
+    )
+    values = {
+        (entry.row.pk, cell.column.pk): cell.value
+        for entry in (table.all_rows if table else [])
+        for cell in entry.cells
+        if not cell.concealed
+    }
+    shown = []
+    for variable in variables:
+        if variable.phase_rule:
+            shown.append(VariableShown(variable.label, phase_at(moment, variable.phase_rule), True, variable.proposal))
+        elif (variable.row_id, variable.column_id) in values:
+            value = values[(variable.row_id, variable.column_id)]
+            shown.append(VariableShown(variable.label, value, False, variable.proposal))
     return shown

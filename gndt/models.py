@@ -113,25 +113,19 @@ class Column(models.Model):
     ]
 
     dynasty = models.ForeignKey("dynasties.Dynasty", on_delete=models.CASCADE, related_name="gndt_columns")
-    name = models.CharField(
-        max_length=60, help_text="The heading players see, as the dynastic rules name it."
-    )
+    name = models.CharField(max_length=60, help_text="The heading players see, as the dynastic rules name it.")
     kind = models.CharField(
         max_length=8,
         choices=KIND_CHOICES,
         default=TEXT,
-        help_text="What a cell may hold. A list is comma-separated items; a player is a current player's "
-        "name.",
+        help_text="What a cell may hold. A list is comma-separated items; a player is a current player's name.",
     )
     minimum = models.IntegerField(
         null=True,
         blank=True,
-        help_text="Whole numbers only: the lowest value allowed. Empty: 0, or no limit "
-        "if negatives are allowed.",
+        help_text="Whole numbers only: the lowest value allowed. Empty: 0, or no limit if negatives are allowed.",
     )
-    maximum = models.IntegerField(
-        null=True, blank=True, help_text="Whole numbers only: the highest value allowed."
-    )
+    maximum = models.IntegerField(null=True, blank=True, help_text="Whole numbers only: the highest value allowed.")
     allow_negative = models.BooleanField(default=False, help_text="Whole numbers only: may it go below zero?")
     clamp = models.BooleanField(
         default=False, help_text="Whole numbers only: hold values to the bounds instead of refusing them."
@@ -145,12 +139,9 @@ class Column(models.Model):
     default = models.CharField(
         max_length=200,
         blank=True,
-        help_text="The value a new player starts with. Empty: blank, or for numbers the allowed value "
-        "nearest 0.",
+        help_text="The value a new player starts with. Empty: blank, or for numbers the allowed value nearest 0.",
     )
-    order = models.PositiveIntegerField(
-        default=0, help_text="Columns are shown left to right by this number."
-    )
+    order = models.PositiveIntegerField(default=0, help_text="Columns are shown left to right by this number.")
     hidden = models.BooleanField(default=False, help_text="Secret state: only the Emperor and admins see it.")
     owner_visible = models.BooleanField(
         default=False,
@@ -187,9 +178,7 @@ class Column(models.Model):
         if not self.hidden or sees_hidden(viewer, dynasty):
             return True
         pk = viewer_pk(viewer)
-        return bool(
-            self.owner_visible and pk is not None and Row.objects.filter(dynasty=dynasty, user_id=pk).exists()
-        )
+        return bool(self.owner_visible and pk is not None and Row.objects.filter(dynasty=dynasty, user_id=pk).exists())
 
     def spec(self) -> ColumnSpec:
         """The pure description of what this column's cells may hold (``gndt.values``)."""
@@ -288,9 +277,7 @@ class Action(models.Model):
         help_text="Only during this phase of the game's calendar (Daytime: even-numbered days of the month, "
         "UTC; Nighttime: odd ones). Empty: at any time.",
     )
-    retired_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the action stopped being offered."
-    )
+    retired_at = models.DateTimeField(null=True, blank=True, help_text="When the action stopped being offered.")
 
     class Meta:
         ordering = ["name"]
@@ -353,9 +340,7 @@ class Update(models.Model):
     at = models.DateTimeField(db_index=True)
     comment = models.TextField(blank=True)
     rolls = models.JSONField(default=list, blank=True)
-    undoes = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by"
-    )
+    undoes = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by")
     action = models.ForeignKey(
         Action,
         null=True,
@@ -445,9 +430,7 @@ class ScheduledEffect(models.Model):
     WEEKDAY_CHOICES = list(enumerate(WEEKDAYS))
 
     dynasty = models.ForeignKey("dynasties.Dynasty", on_delete=models.CASCADE, related_name="gndt_effects")
-    name = models.CharField(
-        max_length=120, help_text="What players will read in the log, e.g. 'The Year turns'."
-    )
+    name = models.CharField(max_length=120, help_text="What players will read in the log, e.g. 'The Year turns'.")
     column = models.ForeignKey(
         Column, on_delete=models.PROTECT, related_name="effects", help_text="A whole-number column."
     )
@@ -492,9 +475,7 @@ class ScheduledEffect(models.Model):
         return self.name
 
     def schedule(self) -> ScheduleSpec:
-        return ScheduleSpec(
-            hour=self.hour, minute=self.minute, weekday=self.weekday, starts_at=self.starts_at
-        )
+        return ScheduleSpec(hour=self.hour, minute=self.minute, weekday=self.weekday, starts_at=self.starts_at)
 
     def describe(self) -> str:
         """``every Monday at 00:00 UTC add 1 to Treasure (at most 10)``."""
@@ -526,14 +507,10 @@ class EffectRun(models.Model):
     OUTCOME_CHOICES = [(APPLIED, "Applied"), (SKIPPED, "Skipped")]
 
     effect = models.ForeignKey(ScheduledEffect, on_delete=models.CASCADE, related_name="runs")
-    period_key = models.CharField(
-        max_length=12, help_text="'2016-07-26' for a day, '2016-W30' for an ISO week."
-    )
+    period_key = models.CharField(max_length=12, help_text="'2016-07-26' for a day, '2016-W30' for an ISO week.")
     at = models.DateTimeField()
     outcome = models.CharField(max_length=8, choices=OUTCOME_CHOICES, default=APPLIED)
-    update = models.OneToOneField(
-        Update, null=True, blank=True, on_delete=models.PROTECT, related_name="effect_run"
-    )
+    update = models.OneToOneField(Update, null=True, blank=True, on_delete=models.PROTECT, related_name="effect_run")
     note = models.TextField(blank=True)
 
     objects = EffectRunQuerySet.as_manager()
@@ -564,9 +541,7 @@ class RandomListVersion(models.Model):
     name = models.CharField(max_length=30, help_text="The token players type, in capitals, e.g. FRUIT.")
     entries = models.JSONField(default=list, blank=True)
     removed = models.BooleanField(default=False, help_text="The token no longer draws from any list.")
-    by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField()
     note = models.CharField(max_length=300, blank=True, help_text="Why: the proposal that changed it, say.")
 
@@ -639,3 +614,58 @@ class GameVariable(models.Model):
     @property
     def name(self) -> str:
         return self.label
+
+
+class PrivateDeckQuerySet(models.QuerySet):
+    def for_listing(self) -> PrivateDeckQuerySet:
+        """Decks with their owner and draws, in a fixed number of queries."""
+        return self.select_related("owner", "dynasty").prefetch_related(
+            models.Prefetch("draws", queryset=PrivateDraw.objects.order_by("pk"))
+        )
+
+
+class PrivateDeck(models.Model):
+    """A player's own shuffled deck for one hand (Ruleset 52): its order is known to its owner alone until
+    they reveal it at the showdown; its checksum is public from the moment it is dealt.
+
+    ``order`` and ``salt`` are the secret: no page, feed, export or API puts them in a response for anyone
+    but the owner before ``revealed_at`` (see ``gndt.selectors.private_deck_view``). Draws name positions only
+    (``PrivateDraw``)."""
+
+    dynasty = models.ForeignKey("dynasties.Dynasty", on_delete=models.CASCADE, related_name="private_decks")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="private_decks")
+    hand = models.CharField(max_length=40, help_text="The hand this deck is for, as in HAND#3.")
+    digest = models.CharField(
+        max_length=64, help_text="The public checksum: SHA-256 of the salt, a line break and the order, in hex."
+    )
+    order = models.TextField(help_text="The cards, one per line. Secret to its owner until revealed.")
+    salt = models.CharField(max_length=64, help_text="Secret to its owner until revealed, then published.")
+    dealt_at = models.DateTimeField(db_index=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = PrivateDeckQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-dealt_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["dynasty", "owner", "hand"], name="one_private_deck_per_hand"),
+        ]
+
+    def __str__(self) -> str:
+        # Never the order: this is what logs and Django's admin would show.
+        return f"{self.owner}'s deck for hand {self.hand}"
+
+    @property
+    def is_revealed(self) -> bool:
+        return self.revealed_at is not None
+
+
+class PrivateDraw(models.Model):
+    """Positions drawn from a private deck, logged in public as the GNDT update ``update``."""
+
+    deck = models.ForeignKey(PrivateDeck, on_delete=models.CASCADE, related_name="draws")
+    update = models.OneToOneField(Update, on_delete=models.PROTECT, related_name="private_draw")
+    positions = models.JSONField(help_text="Positions in the deck, counted from 1.")
+
+    def __str__(self) -> str:
+        return f"Positions {self.positions} of {self.deck}"

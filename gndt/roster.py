@@ -1,6 +1,6 @@
 """What the roster does to the GNDT: a joining player gets a row of defaults; a rename renames the row.
 
-Called by the roster (``blognomic.roster.services``); each change is logged like any other update, by the system.
+Called by the roster (``blognomic.flows.roster.services``); each change is logged like any other update, by the system.
 """
 
 from __future__ import annotations
@@ -27,9 +27,7 @@ def gndt_player_joined(*, dynasty: Dynasty, user: User, now: datetime, reset: bo
             return row
         if row is None:
             order = (Row.objects.filter(dynasty=dynasty).aggregate(m=Max("order"))["m"] or 0) + 1
-            row = Row.objects.create(
-                dynasty=dynasty, user=user, name=user.username, order=order, created_at=now
-            )
+            row = Row.objects.create(dynasty=dynasty, user=user, name=user.username, order=order, created_at=now)
         columns = list(Column.objects.in_use().filter(dynasty=dynasty))
         current = {cell.column_id: cell for cell in Cell.objects.filter(row=row)}
         changes = []
@@ -54,8 +52,7 @@ def gndt_player_joined(*, dynasty: Dynasty, user: User, now: datetime, reset: bo
                 else f"{user.username} unidled in a new dynasty: starting values",
             )
             CellChange.objects.bulk_create(
-                CellChange(update=update, row=row, column=column, old=old, new=new)
-                for column, old, new in changes
+                CellChange(update=update, row=row, column=column, old=old, new=new) for column, old, new in changes
             )
         return row
 

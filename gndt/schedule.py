@@ -113,9 +113,7 @@ def due_periods(spec: ScheduleSpec, *, last_applied_key: str | None, now: dateti
     return [key]
 
 
-def skipped_periods(
-    spec: ScheduleSpec, *, last_applied_key: str | None, now: datetime, limit: int = 100
-) -> list[str]:
+def skipped_periods(spec: ScheduleSpec, *, last_applied_key: str | None, now: datetime, limit: int = 100) -> list[str]:
     """Keys of periods after ``last_applied_key`` that ``due_periods`` passes over, oldest first.
 
     Only the ``limit`` most recent are listed.  With no key applied yet,

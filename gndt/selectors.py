@@ -15,6 +15,7 @@ from datetime import datetime
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from dynasties.models import Dynasty, User
+from gndt import private_decks as private_deck_rules
 from gndt.dice import DEFAULT_LISTS
 from gndt.models import (
     Action,
@@ -22,12 +23,14 @@ from gndt.models import (
     CellChange,
     Column,
     EffectRun,
+    PrivateDeck,
     RandomListVersion,
     Row,
     ScheduledEffect,
     Update,
     sees_hidden,
     sees_value,
+    viewer_pk,
 )
 
 NAME_SORT = ""
@@ -39,6 +42,7 @@ class TableCell:
     value: str
     concealed: bool = False  # another player's value in an owner-visible column: never sent, shown blank
     read_only: bool = False  # a hidden column this viewer sees but may not change (their own secret)
+    typed: str = ""  # on the edit form: what the editor typed, sent back with a refusal (else the value)
 
 
 @dataclass
@@ -82,6 +86,34 @@ def visible_columns(dynasty: Dynasty, viewer, *, at: datetime | None = None) -> 
     columns = Column.objects.filter(dynasty=dynasty)
     columns = columns.existing_at(at) if at is not None else columns.in_use()
     return list(columns.visible_to(viewer, dynasty))
+
+
+@dataclass(frozen=True)
+class AmendmentPicks:
+    """What the post form's GNDT editor offers to pick from: the rows in use, players' apart from the others,
+    and the columns the author may see, each with its kind ("whole number", "text, hidden")."""
+
+    player_rows: list[str] = field(default_factory=list)
+    other_rows: list[str] = field(default_factory=list)
+    columns: list[tuple[str, str]] = field(default_factory=list)
+
+
+def amendment_picks(dynasty: Dynasty | None, *, viewer) -> AmendmentPicks:
+    """The rows and columns ``viewer`` may name in an amendment, as the table shows them to them: two queries.
+    A column they may not see is not offered, as the table does not show it."""
+    if dynasty is None:
+        return AmendmentPicks()
+    rows = Row.objects.in_use().filter(dynasty=dynasty).values_list("name", "user_id")
+    kinds = dict(Column.KIND_CHOICES)
+    columns = [
+        (column.name, kinds[column.kind].lower() + (", hidden" if column.hidden else ""))
+        for column in visible_columns(dynasty, viewer)
+    ]
+    return AmendmentPicks(
+        player_rows=sorted((name for name, user_id in rows if user_id is not None), key=str.casefold),
+        other_rows=sorted((name for name, user_id in rows if user_id is None), key=str.casefold),
+        columns=columns,
+    )
 
 
 def gndt_table_for(
@@ -266,7 +298,7 @@ class LogChange:
 class LogEntry:
     update: Update
     changes: list[LogChange]
-    hidden_changes: int  # changes left out for this viewer; never shown, but such an update is not undone here
+    hidden_changes: int  # changes left out for this viewer; never shown, nor told apart in any way
     undone_by: Update | None
 
     @property
@@ -289,9 +321,7 @@ def log_entries(updates: Iterable[Update], *, viewer, dynasty: Dynasty) -> list[
             shown.append(LogChange(row=change.row, column=change.column, old=change.old, new=change.new))
         undone = list(update.undone_by.all())
         entries.append(
-            LogEntry(
-                update=update, changes=shown, hidden_changes=hidden, undone_by=undone[0] if undone else None
-            )
+            LogEntry(update=update, changes=shown, hidden_changes=hidden, undone_by=undone[0] if undone else None)
         )
     return entries
 
@@ -338,8 +368,8 @@ def effects_shown(dynasty: Dynasty, *, viewer) -> QuerySet[ScheduledEffect]:
 
 
 def effect_runs_shown(dynasty: Dynasty, *, viewer) -> QuerySet[EffectRun]:
-    return EffectRun.objects.filter(effect__dynasty=dynasty).visible_to(viewer, dynasty).select_related(
-        "effect", "update"
+    return (
+        EffectRun.objects.filter(effect__dynasty=dynasty).visible_to(viewer, dynasty).select_related("effect", "update")
     )
 
 
@@ -350,3 +380,53 @@ def actions_offered(dynasty: Dynasty) -> list[Action]:
 def dynasty_is_archived(dynasty: Dynasty) -> bool:
     """A dynasty that has ended, or that a later dynasty has followed, keeps its table read-only."""
     return dynasty.ended_at is not None or Dynasty.objects.filter(number__gt=dynasty.number).exists()
+
+
+# --- Private decks -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PrivateDeckView:
+    """A private deck as one reader may see it. ``order``, ``salt`` and ``hole_cards`` are None unless the
+    reader is its owner or the deck has been revealed: the secret is left out, not hidden by the template."""
+
+    deck: PrivateDeck
+    positions: tuple[int, ...]
+    order: tuple[str, ...] | None = None
+    salt: str | None = None
+    hole_cards: tuple[tuple[int, str], ...] | None = None
+    verified: bool | None = None  # after the reveal: whether the published order and salt match the checksum
+
+    @property
+    def is_own(self) -> bool:
+        return self.order is not None and not self.deck.is_revealed
+
+
+def private_deck_view(deck: PrivateDeck, viewer) -> PrivateDeckView:
+    """What ``viewer`` may know of ``deck`` (Ruleset 52: the order is "noted privately by the Player", the
+    checksum stated in public). Before the showdown only its owner sees the order, not the Dealer and not
+    the admins; afterwards everyone does, with the check of the checksum."""
+    positions = tuple(position for draw in deck.draws.all() for position in draw.positions)
+    if not (deck.is_revealed or viewer_pk(viewer) == deck.owner_id):
+        return PrivateDeckView(deck=deck, positions=positions)
+    order = private_deck_rules.order_from_text(deck.order)
+    cards = private_deck_rules.cards_at(order, positions)
+    verified = (
+        private_deck_rules.reveal_matches(deck.order, salt=deck.salt, digest=deck.digest) if deck.is_revealed else None
+    )
+    return PrivateDeckView(
+        deck=deck,
+        positions=positions,
+        order=order,
+        salt=deck.salt,
+        hole_cards=tuple(zip(positions, cards, strict=True)),
+        verified=verified,
+    )
+
+
+def private_decks_for(dynasty: Dynasty, viewer, *, owner: User | None = None) -> list[PrivateDeckView]:
+    """``dynasty``'s private decks (``owner``'s alone if given), newest first, as ``viewer`` may see them."""
+    decks = PrivateDeck.objects.filter(dynasty=dynasty).for_listing()
+    if owner is not None:
+        decks = decks.filter(owner=owner)
+    return [private_deck_view(deck, viewer) for deck in decks]

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from dynasties.inputs import register_path_converters
-from gndt import variable_views, views
+from gndt import deck_views, variable_views, views
 
 register_path_converters()
 
@@ -18,6 +18,8 @@ urlpatterns = [
     path("gndt/dynasty/<num:number>/", views.gndt_table, name="gndt_dynasty_table"),
     path("gndt/dynasty/<num:number>/log/", views.gndt_log_page, name="gndt_dynasty_log"),
     path("gndt/dynasty/<num:number>/export.csv", views.gndt_export, name="gndt_dynasty_export"),
+    path("gndt/decks/", deck_views.private_deck_list, name="private_decks"),
+    path("gndt/decks/<num:pk>/", deck_views.private_deck_detail, name="private_deck"),
     path("gndt/manage/", views.gndt_manage, name="gndt_manage"),
     path("gndt/manage/columns/new/", views.gndt_column_form, name="gndt_column_new"),
     path("gndt/manage/columns/<num:pk>/", views.gndt_column_form, name="gndt_column_edit"),

@@ -232,9 +232,7 @@ def _current_number(spec: ColumnSpec, current: str) -> int:
     text = current.strip() or starting_value(spec)
     number = _parse_whole_number(text)
     if number is None:
-        raise CellValueError(
-            CURRENT_NOT_A_NUMBER.format(column=spec.name, value=text), column=spec.name, value=text
-        )
+        raise CellValueError(CURRENT_NOT_A_NUMBER.format(column=spec.name, value=text), column=spec.name, value=text)
     return number
 
 

@@ -9,23 +9,24 @@ from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Callable
 from datetime import datetime
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
-from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, retarget
 
 from dynasties.inputs import query_moment, query_number
-from dynasties.models import Dynasty
+from dynasties.models import Dynasty, User
+from dynasties.redirects import next_path
 from dynasties.selectors import roster_at
 from gndt import services
 from gndt.forms import ActionForm, ColumnForm, EffectForm, ListForm, RowForm, VariableForm, split_entries
@@ -49,31 +50,29 @@ from gndt.selectors import (
 from gndt.services.common import cell_name
 from gndt.services.updates import OWN_SECRET_READ_ONLY
 from gndt.services.variables import gndt_variable_retire
-from votes.state import GameState, game_state
+from votes.requests import GameRequest, admin_of, state_of
+from votes.state import GameState
 
 LOG_PAGE_SIZE = 50
 RECENT_UPDATES = 8
 NO_TABLE_YET = "No dynasty has begun, so there is no gamestate yet."
+COMMENT_PREFILL_MAX = 300
+NOT_BEGUN = "{dynasty} had not begun at {moment} UTC, so it had no table then."
 LOG_IN_TO_EDIT = "Log in to update the GNDT."
 ONLY_ADMINS = "Only admins may manage the GNDT."
 UPDATED = "The GNDT was updated (update #{pk})."
 UNDONE = "Update #{pk} was undone (update #{undo})."
 NO_SUCH_UPDATE = "There is no such GNDT update."
+NO_SUCH_CELL = "There is no such GNDT cell."
 
 
 # --- Shared helpers --------------------------------------------------------------------------------------
 
 
-def _state(request: HttpRequest) -> GameState:
-    if not hasattr(request, "game_state"):
-        request.game_state = game_state(timezone.now())
-    return request.game_state
-
-
-def _dynasty(request: HttpRequest, number: int | None) -> Dynasty | None:
+def _dynasty(request: GameRequest, number: int | None) -> Dynasty | None:
     """The dynasty a page is about: the one in the URL, or the current one."""
     if number is None:
-        return _state(request).dynasty
+        return state_of(request).dynasty
     return get_object_or_404(Dynasty.objects.select_related("emperor"), number=number)
 
 
@@ -89,35 +88,44 @@ def _urls(dynasty: Dynasty, *, current: bool) -> dict[str, str]:
     }
 
 
-def _may_update(request: HttpRequest, dynasty: Dynasty, state: GameState) -> bool:
+def _may_update(request: GameRequest, dynasty: Dynasty, state: GameState) -> bool:
     user = request.user
     if not user.is_authenticated:
         return False
     return bool(user.is_admin or user.pk == dynasty.emperor_id or user.username in state.roster.active_names)
 
 
-def _table(request: HttpRequest, dynasty: Dynasty, state: GameState, *, moment: datetime | None):
+def _table(request: GameRequest, dynasty: Dynasty, state: GameState, *, moment: datetime | None):
     sort = request.GET.get("sort", "")
     descending = request.GET.get("dir") == "desc"
     if moment is None:
         return gndt_table_for(dynasty, viewer=request.user, state=state, sort=sort, descending=descending)
     idle = [user.username for user in roster_at(moment).idle]
-    return gndt_table_as_of(
-        dynasty, moment, viewer=request.user, idle_names=idle, sort=sort, descending=descending
-    )
+    return gndt_table_as_of(dynasty, moment, viewer=request.user, idle_names=idle, sort=sort, descending=descending)
 
 
-def _recent_entries(request: HttpRequest, dynasty: Dynasty):
+def _recent_entries(request: GameRequest, dynasty: Dynasty):
     return recent_updates(dynasty, viewer=request.user, limit=RECENT_UPDATES)
 
 
-def _table_context(request: HttpRequest, number: int | None, *, error: str = "") -> dict:
-    state = _state(request)
+def _table_context(request: GameRequest, number: int | None, *, error: str = "") -> dict:
+    state = state_of(request)
     dynasty = _dynasty(request, number)
-    context = {"dynasty": dynasty, "error": error}
+    context: dict[str, object] = {"dynasty": dynasty, "error": error}
     if dynasty is None:
         return context
     moment = query_moment(request, "at")
+    if moment is not None and moment < dynasty.started_at:
+        # No table to show: the dynasty had not begun. Say so, and point at the one that was running.
+        context.update(
+            moment=moment,
+            before_start=True,
+            running_then=Dynasty.objects.at(moment),
+            urls=_urls(dynasty, current=number is None),
+            sort_links={},
+            other_tables=[],
+        )
+        return context
     archived = dynasty_is_archived(dynasty)
     table = _table(request, dynasty, state, moment=moment)
     is_current = number is None or (state.dynasty is not None and state.dynasty.pk == dynasty.pk)
@@ -146,20 +154,20 @@ def _table_context(request: HttpRequest, number: int | None, *, error: str = "")
     return context
 
 
-def _sort_links(request: HttpRequest, table) -> dict[str, str]:
+def _sort_links(request: GameRequest, table) -> dict[str, str]:
     """For each heading, the address that sorts by it (ascending first, then descending)."""
     links = {}
-    keep = {key: value for key, value in request.GET.items() if key == "at"}
+    keep = {"at": request.GET["at"]} if "at" in request.GET else {}
     for name in ["", *(column.name for column in table.columns)]:
         descending = table.sort == name and not table.descending
-        query = {**keep, "sort": name} if name else dict(keep)
+        query: dict[str, str] = {**keep, "sort": name} if name else dict(keep)
         if descending:
             query["dir"] = "desc"
         links[name] = "?" + urlencode(query) if query else "?"
     return links
 
 
-def _render_table(request: HttpRequest, number: int | None, *, error: str = "", status: int = 200):
+def _render_table(request: GameRequest, number: int | None, *, error: str = "", status: int = 200):
     context = _table_context(request, number, error=error)
     if context["dynasty"] is None:
         return render(request, "gndt/table.html", context, status=status)
@@ -172,15 +180,18 @@ def _render_table(request: HttpRequest, number: int | None, *, error: str = "", 
 # --- The table -------------------------------------------------------------------------------------------
 
 
-def gndt_table(request: HttpRequest, number: int | None = None) -> HttpResponse:
+def gndt_table(request: GameRequest, number: int | None = None) -> HttpResponse:
     return _render_table(request, number)
 
 
-def gndt_export(request: HttpRequest, number: int | None = None) -> HttpResponse:
+def gndt_export(request: GameRequest, number: int | None = None) -> HttpResponse:
     """The table (now, or ``?at=`` a past moment) as CSV, with the columns this viewer may see."""
     context = _table_context(request, number)
     if context["dynasty"] is None:
         raise Http404(NO_TABLE_YET)
+    if context.get("before_start"):
+        moment = f"{context['moment']:%Y-%m-%d %H:%M:%S}"
+        raise Http404(NOT_BEGUN.format(dynasty=context["dynasty"].name, moment=moment))
     table, dynasty, moment = context["table"], context["dynasty"], context["moment"]
     suffix = f"-at-{moment:%Y%m%dT%H%M}" if moment is not None else ""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -199,24 +210,23 @@ _NUMBER = re.compile(r"[+-]?[0-9][0-9,]*")
 def spreadsheet_safe(text: str) -> str:
     """A cell a spreadsheet will not run as a formula: text typed by players such as ``=HYPERLINK(…)`` gets
     a leading apostrophe. Numbers (``-4``) and the lone ``-`` that many columns use are left alone."""
-    if text[:1] in ("=", "@", "\t", "\r") or (
-        text[:1] in ("+", "-") and text != "-" and not _NUMBER.fullmatch(text)
-    ):
+    if text[:1] in ("=", "@", "\t", "\r") or (text[:1] in ("+", "-") and text != "-" and not _NUMBER.fullmatch(text)):
         return "'" + text
     return text
 
 
-def gndt_cell_form(request: HttpRequest) -> HttpResponse:
+def gndt_cell_form(request: GameRequest) -> HttpResponse:
     """The inline editor of one cell (an htmx fragment); without htmx, the row's plain edit form."""
-    state = _state(request)
+    state = state_of(request)
     dynasty = state.dynasty
     if dynasty is None:
         raise Http404(NO_TABLE_YET)
     row_id, column_id = query_number(request, "row"), query_number(request, "column")
     row = get_object_or_404(Row.objects.in_use(), dynasty=dynasty, pk=row_id or 0)
-    column = get_object_or_404(Column.objects.in_use(), dynasty=dynasty, pk=column_id or 0)
-    if not sees_value(request.user, dynasty, column, row.user_id):
-        raise Http404("No such column.")
+    column = Column.objects.in_use().filter(dynasty=dynasty, pk=column_id or 0).first()
+    # A cell its reader may not see answers exactly as one that does not exist.
+    if column is None or not sees_value(request.user, dynasty, column, row.user_id):
+        raise Http404(NO_SUCH_CELL)
     if column.hidden and not sees_hidden(request.user, dynasty):
         message = OWN_SECRET_READ_ONLY.format(
             cell=cell_name(row.name, column.name), column=column.name, emperor=dynasty.emperor_term
@@ -239,13 +249,18 @@ def gndt_cell_form(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _posted_cells(request: HttpRequest, dynasty: Dynasty):
+def _posted_cells(request: GameRequest, dynasty: Dynasty):
     """Changes and the values seen, keyed by (row name, column name), from ``v-ROW-COLUMN`` and
-    ``s-ROW-COLUMN`` fields. A cell whose value equals the value seen is not a change."""
+    ``s-ROW-COLUMN`` fields. A cell whose value equals the value seen is not a change. A column the reader may
+    not know of is read as one that does not exist: its name is never put into a refusal for them."""
     rows = {str(row.pk): row.name for row in Row.objects.filter(dynasty=dynasty)}
-    columns = {str(column.pk): column.name for column in Column.objects.filter(dynasty=dynasty)}
+    columns = {
+        str(column.pk): column.name
+        for column in Column.objects.filter(dynasty=dynasty).visible_to(request.user, dynasty)
+    }
     changes, seen, typed = {}, {}, {}
-    for field, new in request.POST.items():
+    for field, values in request.POST.lists():
+        new = values[-1]  # the last value, as QueryDict.items() gives
         if not field.startswith("v-"):
             continue
         _, row_id, column_id = (field.split("-") + ["", ""])[:3]
@@ -261,14 +276,17 @@ def _posted_cells(request: HttpRequest, dynasty: Dynasty):
     return changes, seen, typed
 
 
-def gndt_edit(request: HttpRequest) -> HttpResponse:
+def gndt_edit(request: GameRequest) -> HttpResponse:
     """Update the current table: inline (htmx, one cell) or the plain form (a row, or the whole table)."""
-    state = _state(request)
+    state = state_of(request)
     dynasty = state.dynasty
     if dynasty is None:
         raise Http404(NO_TABLE_YET)
     if not request.user.is_authenticated:
-        messages.error(request, LOG_IN_TO_EDIT)
+        # Said after a refused update only: a message to show lives in the session, and a visitor's mere
+        # visit must not write a session row.
+        if request.method == "POST":
+            messages.error(request, LOG_IN_TO_EDIT)
         return redirect(f"{reverse('login')}?{urlencode({'next': request.get_full_path()})}")
     if request.method != "POST":
         return _render_edit_form(request, dynasty, state)
@@ -316,9 +334,7 @@ def _edit_refused(request, dynasty, state, error: str, typed: dict) -> HttpRespo
     return _render_edit_form(request, dynasty, state, error=error, typed=typed, status=400)
 
 
-def _render_edit_form(
-    request, dynasty, state, *, error: str = "", typed: dict | None = None, status: int = 200
-):
+def _render_edit_form(request, dynasty, state, *, error: str = "", typed: dict | None = None, status: int = 200):
     rows_wanted = request.GET.get("row") or request.POST.get("only_row")
     table = gndt_table_for(dynasty, viewer=request.user, state=state)
     entries = table.all_rows
@@ -339,7 +355,10 @@ def _render_edit_form(
             "only_row": rows_wanted or "",
             "may_update": _may_update(request, dynasty, state) and not dynasty_is_archived(dynasty),
             "actions": actions_offered(dynasty),
-            "comment": request.POST.get("comment", ""),
+            # The admin panel's link after an enactment fills the comment in ("Enacting Proposal: …").
+            "comment": request.POST.get("comment", "")
+            if request.method == "POST"
+            else request.GET.get("comment", "")[:COMMENT_PREFILL_MAX],
             "chosen_action": request.POST.get("action", ""),
         },
         status=status,
@@ -349,8 +368,8 @@ def _render_edit_form(
 # --- The log ---------------------------------------------------------------------------------------------
 
 
-def gndt_log_page(request: HttpRequest, number: int | None = None) -> HttpResponse:
-    state = _state(request)
+def gndt_log_page(request: GameRequest, number: int | None = None) -> HttpResponse:
+    state = state_of(request)
     dynasty = _dynasty(request, number)
     if dynasty is None:
         return render(request, "gndt/table.html", {"dynasty": None})
@@ -360,9 +379,7 @@ def gndt_log_page(request: HttpRequest, number: int | None = None) -> HttpRespon
     paginator = Paginator(gndt_log(dynasty, viewer=request.user, filters=filters), LOG_PAGE_SIZE)
     page = paginator.get_page(request.GET.get("page"))
     query = {
-        key: value
-        for key, value in (("by", filters.by), ("row", filters.row), ("column", filters.column))
-        if value
+        key: value for key, value in (("by", filters.by), ("row", filters.row), ("column", filters.column)) if value
     }
     archived = dynasty_is_archived(dynasty)
     return render(
@@ -382,8 +399,8 @@ def gndt_log_page(request: HttpRequest, number: int | None = None) -> HttpRespon
     )
 
 
-def gndt_update_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    state = _state(request)
+def gndt_update_detail(request: GameRequest, pk: int) -> HttpResponse:
+    state = state_of(request)
     update = gndt_update_shown(pk, viewer=request.user)
     if update is None:
         raise Http404(NO_SUCH_UPDATE)
@@ -403,16 +420,14 @@ def gndt_update_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def gndt_undo(request: HttpRequest, pk: int) -> HttpResponse:
+def gndt_undo(request: GameRequest, pk: int) -> HttpResponse:
     update = gndt_update_shown(pk, viewer=request.user)
     if update is None:
         raise Http404(NO_SUCH_UPDATE)
-    back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-        back = ""
+    back = next_path(request, fallback=reverse("gndt_log"))
     if not request.user.is_authenticated:
         messages.error(request, LOG_IN_TO_EDIT)
-        return redirect(f"{reverse('login')}?{urlencode({'next': back or reverse('gndt_log')})}")
+        return redirect(f"{reverse('login')}?{urlencode({'next': back})}")
     try:
         undo = services.gndt_undo(
             update=update, by=request.user, now=timezone.now(), comment=request.POST.get("comment", "")
@@ -421,30 +436,30 @@ def gndt_undo(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, str(error))
     else:
         messages.success(request, UNDONE.format(pk=update.pk, undo=undo.pk))
-    return redirect(back or reverse("gndt_log"))
+    return HttpResponseRedirect(back)
 
 
 # --- Managing the table (admins) -------------------------------------------------------------------------
 
 
-def _manageable(request: HttpRequest) -> Dynasty:
-    if not (request.user.is_authenticated and request.user.is_admin):
-        raise PermissionDenied(ONLY_ADMINS)
-    dynasty = _state(request).dynasty
+def _manageable(request: GameRequest) -> tuple[User, Dynasty]:
+    """The admin making the request and the dynasty whose table they manage; refused for anyone else."""
+    admin = admin_of(request, ONLY_ADMINS)
+    dynasty = state_of(request).dynasty
     if dynasty is None:
         raise Http404(NO_TABLE_YET)
-    return dynasty
+    return admin, dynasty
 
 
-def gndt_manage(request: HttpRequest) -> HttpResponse:
-    dynasty = _manageable(request)
+def gndt_manage(request: GameRequest) -> HttpResponse:
+    _, dynasty = _manageable(request)
     return _render_manage(request, dynasty)
 
 
 def _render_manage(
     request, dynasty, *, row_form=None, action_form=None, list_form=None, variable_form=None, status: int = 200
 ):
-    state = _state(request)
+    state = state_of(request)
     with_rows = set(Row.objects.filter(dynasty=dynasty).exclude(user=None).values_list("user_id", flat=True))
     visible = Column.objects.filter(dynasty=dynasty).visible_to(request.user, dynasty)
     return render(
@@ -461,20 +476,21 @@ def _render_manage(
             "runs": effect_runs_shown(dynasty, viewer=request.user)[:10],
             "lists": sorted(random_lists_for(dynasty).items()),
             "list_versions": list_history(dynasty)[:20],
-            "row_form": row_form or RowForm(),
-            "action_form": action_form or ActionForm(),
-            "list_form": list_form or ListForm(),
+            # Several forms share a page and field names ("name"): each its own ids, so no id is given twice.
+            "row_form": row_form or RowForm(auto_id="row_%s"),
+            "action_form": action_form or ActionForm(auto_id="action_%s"),
+            "list_form": list_form or ListForm(auto_id="list_%s"),
             "variables": GameVariable.objects.filter(dynasty=dynasty)
             .filter(Q(column__isnull=True) | Q(column__in=visible))
             .select_related("row", "column", "proposal"),
-            "variable_form": variable_form or VariableForm(dynasty=dynasty, viewer=request.user),
+            "variable_form": variable_form or VariableForm(dynasty=dynasty, viewer=request.user, auto_id="variable_%s"),
         },
         status=status,
     )
 
 
-def gndt_column_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
-    dynasty = _manageable(request)
+def gndt_column_form(request: GameRequest, pk: int | None = None) -> HttpResponse:
+    admin, dynasty = _manageable(request)
     column = get_object_or_404(Column, dynasty=dynasty, pk=pk) if pk is not None else None
     data = request.POST if request.method == "POST" else None
     form = ColumnForm.for_column(column, data) if column is not None else ColumnForm(data)
@@ -482,13 +498,11 @@ def gndt_column_form(request: HttpRequest, pk: int | None = None) -> HttpRespons
         try:
             if column is None:
                 column = services.gndt_column_add(
-                    dynasty=dynasty, by=request.user, now=timezone.now(), **form.service_fields()
+                    dynasty=dynasty, by=admin, now=timezone.now(), **form.service_fields()
                 )
                 messages.success(request, f"Added the column {column.name}.")
             else:
-                services.gndt_column_edit(
-                    column=column, by=request.user, now=timezone.now(), **form.service_fields()
-                )
+                services.gndt_column_edit(column=column, by=admin, now=timezone.now(), **form.service_fields())
                 messages.success(request, f"Saved the column {form.cleaned_data['name']}.")
         except services.GndtError as error:
             form.add_error(None, str(error))
@@ -498,7 +512,7 @@ def gndt_column_form(request: HttpRequest, pk: int | None = None) -> HttpRespons
     return _render_manage_form(request, form=form, title=title, dynasty=dynasty)
 
 
-def _render_manage_form(request: HttpRequest, *, form, title: str, dynasty) -> HttpResponse:
+def _render_manage_form(request: GameRequest, *, form, title: str, dynasty) -> HttpResponse:
     """One admin form on its own page; a refused POST comes back with status 400 and the admin's input."""
     return render(
         request,
@@ -508,8 +522,8 @@ def _render_manage_form(request: HttpRequest, *, form, title: str, dynasty) -> H
     )
 
 
-def gndt_action_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
-    dynasty = _manageable(request)
+def gndt_action_form(request: GameRequest, pk: int | None = None) -> HttpResponse:
+    admin, dynasty = _manageable(request)
     action = get_object_or_404(Action, dynasty=dynasty, pk=pk) if pk is not None else None
     initial = (
         {
@@ -526,7 +540,7 @@ def gndt_action_form(request: HttpRequest, pk: int | None = None) -> HttpRespons
     if request.method == "POST" and form.is_valid():
         try:
             saved = services.gndt_action_save(
-                dynasty=dynasty, by=request.user, now=timezone.now(), action=action, **form.cleaned_data
+                dynasty=dynasty, by=admin, now=timezone.now(), action=action, **form.cleaned_data
             )
         except services.GndtError as error:
             form.add_error(None, str(error))
@@ -539,15 +553,15 @@ def gndt_action_form(request: HttpRequest, pk: int | None = None) -> HttpRespons
     return _render_manage_form(request, form=form, title=title, dynasty=dynasty)
 
 
-def gndt_effect_form(request: HttpRequest, pk: int | None = None) -> HttpResponse:
-    dynasty = _manageable(request)
+def gndt_effect_form(request: GameRequest, pk: int | None = None) -> HttpResponse:
+    admin, dynasty = _manageable(request)
     effect = get_object_or_404(ScheduledEffect, dynasty=dynasty, pk=pk) if pk is not None else None
     data = request.POST if request.method == "POST" else None
     form = EffectForm.for_effect(effect, data) if effect is not None else EffectForm(data, dynasty=dynasty)
     if request.method == "POST" and form.is_valid():
         try:
             saved = services.gndt_effect_save(
-                dynasty=dynasty, by=request.user, now=timezone.now(), effect=effect, **form.cleaned_data
+                dynasty=dynasty, by=admin, now=timezone.now(), effect=effect, **form.cleaned_data
             )
         except services.GndtError as error:
             form.add_error(None, str(error))
@@ -559,14 +573,12 @@ def gndt_effect_form(request: HttpRequest, pk: int | None = None) -> HttpRespons
 
 
 @require_POST
-def gndt_row_create(request: HttpRequest) -> HttpResponse:
-    dynasty = _manageable(request)
+def gndt_row_create(request: GameRequest) -> HttpResponse:
+    admin, dynasty = _manageable(request)
     form = RowForm(request.POST)
     if form.is_valid():
         try:
-            row = services.gndt_row_add(
-                dynasty=dynasty, by=request.user, now=timezone.now(), name=form.cleaned_data["name"]
-            )
+            row = services.gndt_row_add(dynasty=dynasty, by=admin, now=timezone.now(), name=form.cleaned_data["name"])
         except services.GndtError as error:
             form.add_error(None, str(error))
         else:
@@ -576,10 +588,10 @@ def gndt_row_create(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def gndt_rows_add_players(request: HttpRequest) -> HttpResponse:
-    dynasty = _manageable(request)
+def gndt_rows_add_players(request: GameRequest) -> HttpResponse:
+    admin, dynasty = _manageable(request)
     try:
-        rows = services.gndt_rows_add_missing_players(dynasty=dynasty, by=request.user, now=timezone.now())
+        rows = services.gndt_rows_add_missing_players(dynasty=dynasty, by=admin, now=timezone.now())
     except services.GndtError as error:
         messages.error(request, str(error))
     else:
@@ -589,30 +601,31 @@ def gndt_rows_add_players(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def gndt_remove(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
+def gndt_remove(request: GameRequest, kind: str, pk: int) -> HttpResponse:
     """Remove a column, a row, an action or a game variable from the table; its history stays in the log."""
-    dynasty = _manageable(request)
-    model, service = {
+    admin, dynasty = _manageable(request)
+    removers: dict[str, tuple[type[Column | Row | Action | GameVariable], Callable[..., object]]] = {
         "columns": (Column, lambda obj, **kw: services.gndt_column_retire(column=obj, **kw)),
         "rows": (Row, lambda obj, **kw: services.gndt_row_retire(row=obj, **kw)),
         "actions": (Action, lambda obj, **kw: services.gndt_action_retire(action=obj, **kw)),
         "variables": (GameVariable, lambda obj, **kw: gndt_variable_retire(variable=obj, **kw)),
-    }.get(kind, (None, None))
-    if model is None:
+    }
+    if kind not in removers:
         raise Http404("Nothing of that kind can be removed.")
+    model, service = removers[kind]
     target = get_object_or_404(model, dynasty=dynasty, pk=pk)
     try:
-        service(target, by=request.user, now=timezone.now())
+        service(target, by=admin, now=timezone.now())
     except services.GndtError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"Removed {target.name}; its history stays in the log.")
+        messages.success(request, f"Removed {target}; its history stays in the log.")
     return redirect("gndt_manage")
 
 
 @require_POST
-def gndt_list_save(request: HttpRequest) -> HttpResponse:
-    dynasty = _manageable(request)
+def gndt_list_save(request: GameRequest) -> HttpResponse:
+    admin, dynasty = _manageable(request)
     form = ListForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
@@ -621,7 +634,7 @@ def gndt_list_save(request: HttpRequest) -> HttpResponse:
                 dynasty=dynasty if data["scope"] == ListForm.THIS_DYNASTY else None,
                 name=data["name"],
                 entries=split_entries(data["entries"]),
-                by=request.user,
+                by=admin,
                 now=timezone.now(),
                 note=data["note"],
                 removed=data["remove"],

@@ -17,7 +17,7 @@ from ruleset.models import Page, Revision
 from ruleset.render import render_ruleset_html, render_wiki_html
 from ruleset.structure import parse_ruleset
 
-RENDER_VERSION = 2
+RENDER_VERSION = 3
 """Part of the cache key of rendered pages: raise it when the renderers' output changes."""
 RENDER_CACHE_SECONDS = 7 * 24 * 3600
 
@@ -53,7 +53,8 @@ def _render_content(page: Page, text: str) -> tuple[str, dict]:
     if page.is_ruleset:
         ruleset = parse_ruleset(text)
         history_url = reverse("wiki_rule_history", args=[page.slug, "-"]).removesuffix("-/history/")
-        html = render_ruleset_html(ruleset, rule_history_url=lambda anchor: f"{history_url}{anchor}/history/",
-                                   blame_markers=True)
+        html = render_ruleset_html(
+            ruleset, rule_history_url=lambda anchor: f"{history_url}{anchor}/history/", blame_markers=True
+        )
         return html, ruleset.glossary()
     return render_wiki_html(text), {}

@@ -124,9 +124,7 @@ def _unique_anchors(
     new_counts = Counter(new[new_lo:new_hi])
     new_position = {new[j]: j for j in range(new_lo, new_hi) if new_counts[new[j]] == 1}
     pairs = [
-        (i, new_position[old[i]])
-        for i in range(old_lo, old_hi)
-        if old_counts[old[i]] == 1 and old[i] in new_position
+        (i, new_position[old[i]]) for i in range(old_lo, old_hi) if old_counts[old[i]] == 1 and old[i] in new_position
     ]
     return _longest_increasing_by_new(pairs)
 
@@ -413,6 +411,4 @@ def _cells(line: DiffLine | None, side: Literal["old", "new"]) -> str:
     if line is None:
         return '<td class="diff-lineno"></td><td class="diff-empty"></td>'
     number = line.old_number if side == "old" else line.new_number
-    return (
-        f'<td class="diff-lineno">{_number(number)}</td><td class="diff-{line.kind}">{_line_html(line)}</td>'
-    )
+    return f'<td class="diff-lineno">{_number(number)}</td><td class="diff-{line.kind}">{_line_html(line)}</td>'

@@ -40,12 +40,7 @@ def repeal_dynastic_rules(text: str, keep: Iterable[str]) -> Repeal:
     """
     ruleset = parse_ruleset(text)
     dynastic = [section for section in ruleset.sections if DYNASTIC_SECTION.search(section.title)]
-    owner = {
-        descendant.anchor: rule
-        for section in dynastic
-        for rule in section.rules
-        for descendant in rule.walk()
-    }
+    owner = {descendant.anchor: rule for section in dynastic for rule in section.rules for descendant in rule.walk()}
     kept: set[str] = set()
     for ref in keep:
         rule = ruleset.find(ref)

@@ -37,3 +37,7 @@ class RevisionsFeed(Feed):
 
     def item_pubdate(self, item: Revision):
         return item.at
+
+    def item_updateddate(self, item: Revision):
+        # RFC 4287 §4.1.2: every entry has atom:updated; a revision never changes after it is made.
+        return item.at

@@ -44,8 +44,7 @@ class RevisionForm(forms.Form):
     post = CausePostField(
         required=False,
         label="Caused by post",
-        help_text="Optional: the address or slug of the post that caused this change, such as the enacted "
-        "proposal.",
+        help_text="Optional: the address or slug of the post that caused this change, such as the enacted proposal.",
     )
     base = forms.IntegerField(widget=forms.HiddenInput, min_value=0, max_value=MAX_INTEGER)
 

@@ -61,13 +61,20 @@ class Blame:
             verb = "enacted " if self.post.kind in (Kind.PROPOSAL, Kind.CFJ) else ""
             return format_html(
                 '<p class="rule-blame">Last changed by <a href="{}">{}</a>, {}{} (<a href="{}">r{}</a>)</p>',
-                self.post.get_absolute_url(), self.post.title, verb, self.when, self.revision_url,
+                self.post.get_absolute_url(),
+                self.post.title,
+                verb,
+                self.when,
+                self.revision_url,
                 self.revision.number,
             )
         who = self.revision.author.username if self.revision.author_id else "the system"
         return format_html(
             '<p class="rule-blame">Last changed in <a href="{}">r{}</a> by {}, {}</p>',
-            self.revision_url, self.revision.number, who, self.when,
+            self.revision_url,
+            self.revision.number,
+            who,
+            self.when,
         )
 
 
@@ -79,10 +86,13 @@ def _causes(revisions: list[Revision]) -> dict[int, Post | None]:
     """
     cited = {revision.number: cited_slug(revision.summary) for revision in revisions if not revision.post_id}
     slugs = {slug for slug in cited.values() if slug}
-    posts = {post.slug: post for post in Post.objects.filter(slug__in=slugs).only("slug", "title", "kind")} \
-        if slugs else {}
-    return {revision.number: revision.post if revision.post_id else posts.get(cited.get(revision.number))
-            for revision in revisions}
+    posts = (
+        {post.slug: post for post in Post.objects.filter(slug__in=slugs).only("slug", "title", "kind")} if slugs else {}
+    )
+    return {
+        revision.number: revision.post if revision.post_id else posts.get(cited.get(revision.number))
+        for revision in revisions
+    }
 
 
 def ruleset_blame(page: Page, *, up_to: int | None = None) -> dict[str, Blame]:
@@ -93,9 +103,9 @@ def ruleset_blame(page: Page, *, up_to: int | None = None) -> dict[str, Blame]:
         return {}
     revisions = {
         revision.number: revision
-        for revision in page.revisions.filter(number__in=set(latest.values())).select_related("author", "post")
-        .only("id", "page_id", "number", "at", "summary", "author__username", "post__slug", "post__title",
-              "post__kind")
+        for revision in page.revisions.filter(number__in=set(latest.values()))
+        .select_related("author", "post")
+        .only("id", "page_id", "number", "at", "summary", "author__username", "post__slug", "post__title", "post__kind")
     }
     causes = _causes(list(revisions.values()))
     page_url = page.get_absolute_url()
@@ -168,15 +178,17 @@ def rule_lifetimes(page: Page, anchor: str) -> list[Lifetime]:
     """
     additions: dict[str, list[tuple[int, str]]] = {}
     rows = RuleChange.objects.filter(page=page, kind=RuleChange.ADDED).values_list(
-        "anchor", "previous_anchor", "revision__number")
+        "anchor", "previous_anchor", "revision__number"
+    )
     for added_anchor, previous, number in rows:
         additions.setdefault(added_anchor, []).append((number, previous))
     lifetimes: list[Lifetime] = []
     last: int | None = None
     seen: set[tuple[str, int]] = set()
     while True:
-        starts = [(number, previous) for number, previous in additions.get(anchor, [])
-                  if last is None or number <= last]
+        starts = [
+            (number, previous) for number, previous in additions.get(anchor, []) if last is None or number <= last
+        ]
         if not starts:
             lifetimes.append(Lifetime(anchor=anchor, first=0, last=last))
             return lifetimes
@@ -227,8 +239,9 @@ class RuleLineage:
     renamed_to: str = ""
 
 
-def rule_lineage(page: Page, anchor: str, page_number: str | None,
-                 per_page: int = RULE_HISTORY_PER_PAGE) -> RuleLineage:
+def rule_lineage(
+    page: Page, anchor: str, page_number: str | None, per_page: int = RULE_HISTORY_PER_PAGE
+) -> RuleLineage:
     """Every revision that added, changed, renamed or removed one rule, newest first, across its anchors.
 
     A fixed number of queries whatever the history's length: the additions (to follow renames), the
@@ -247,41 +260,74 @@ def rule_lineage(page: Page, anchor: str, page_number: str | None,
     total = changes.count()
     num_pages = max(1, math.ceil(total / per_page))
     number = page_number_within(page_number, num_pages)
-    rows = list(
-        changes.select_related("revision", "revision__author", "revision__post")
-        .only("anchor", "kind", "number", "title", "previous_anchor", "revision__id", "revision__number",
-              "revision__at", "revision__summary", "revision__author__username", "revision__post__slug",
-              "revision__post__title", "revision__post__kind")
-        .order_by("-revision__number")[(number - 1) * per_page : number * per_page]
-    )
+    rows = _changes_on_page(changes, number=number, per_page=per_page)
     former_titles = _titles_before_renames(page, renamed_at, rows)
     causes = _causes([row.revision for row in rows])
-    latest = changes.select_related("revision").only("anchor", "kind", "number", "title", "revision__number") \
-        .order_by("-revision__number").first()
+    latest = (
+        changes.select_related("revision")
+        .only("anchor", "kind", "number", "title", "revision__number")
+        .order_by("-revision__number")
+        .first()
+    )
     lineage_rows = [
-        LineageRow(change=row, post=causes.get(row.revision.number),
-                   former_title=former_titles.get(row.revision.number, "")
-                   if row.kind == RuleChange.ADDED and row.previous_anchor else "")
+        LineageRow(
+            change=row,
+            post=causes.get(row.revision.number),
+            former_title=former_titles.get(row.revision.number, "")
+            if row.kind == RuleChange.ADDED and row.previous_anchor
+            else "",
+        )
         for row in rows
     ]
     first = lineage_rows[0] if number == 1 and lineage_rows else None
     blame = None
     if first is not None and first.change.kind != RuleChange.REMOVED:
         blame = Blame(revision=first.revision, post=first.post, page_url=page.get_absolute_url())
-    # A rule that left this anchor by a rename lives on under the new one: say which.
-    renamed_to = ""
-    if latest is not None and latest.kind == RuleChange.REMOVED:
-        renamed_to = RuleChange.objects.filter(
-            page=page, kind=RuleChange.ADDED, previous_anchor=anchor, revision__number=latest.revision.number
-        ).values_list("anchor", flat=True).first() or ""
     return RuleLineage(
         anchor=anchor,
-        renamed_to=renamed_to,
+        renamed_to=_renamed_to(page, anchor, latest),
         latest=latest,
         blame=blame,
         former_anchors=[lifetime.anchor for lifetime in lifetimes[1:]],
         changes=NumberedPage(rows=lineage_rows, number=number, num_pages=num_pages),
         unindexed=page.revisions.filter(rules_indexed=False).count(),
+    )
+
+
+def _changes_on_page(changes, *, number: int, per_page: int) -> list[RuleChange]:
+    """Page ``number`` of ``changes``, newest first, with what the history shows of their revisions."""
+    return list(
+        changes.select_related("revision", "revision__author", "revision__post")
+        .only(
+            "anchor",
+            "kind",
+            "number",
+            "title",
+            "previous_anchor",
+            "revision__id",
+            "revision__number",
+            "revision__at",
+            "revision__summary",
+            "revision__author__username",
+            "revision__post__slug",
+            "revision__post__title",
+            "revision__post__kind",
+        )
+        .order_by("-revision__number")[(number - 1) * per_page : number * per_page]
+    )
+
+
+def _renamed_to(page: Page, anchor: str, latest: RuleChange | None) -> str:
+    """A rule that left this anchor by a rename lives on under the new one: which, or ""."""
+    if latest is None or latest.kind != RuleChange.REMOVED:
+        return ""
+    return (
+        RuleChange.objects.filter(
+            page=page, kind=RuleChange.ADDED, previous_anchor=anchor, revision__number=latest.revision.number
+        )
+        .values_list("anchor", flat=True)
+        .first()
+        or ""
     )
 
 
@@ -293,5 +339,8 @@ def _titles_before_renames(page: Page, renamed_at: dict[int, str], rows: list[Ru
     condition = Q()
     for number in wanted:
         condition |= Q(anchor=renamed_at[number], revision__number=number)
-    return dict(RuleChange.objects.filter(page=page, kind=RuleChange.REMOVED).filter(condition)
-                .values_list("revision__number", "title"))
+    return dict(
+        RuleChange.objects.filter(page=page, kind=RuleChange.REMOVED)
+        .filter(condition)
+        .values_list("revision__number", "title")
+    )

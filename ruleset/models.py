@@ -78,7 +78,14 @@ class RevisionQuerySet(models.QuerySet):
     def without_text(self) -> RevisionQuerySet:
         """Revisions for listings: author and post joined, the (possibly 1 MB) text left unloaded."""
         return self.select_related("author", "post").only(
-            "id", "page_id", "number", "at", "summary", "size", "author__username", "post__slug",
+            "id",
+            "page_id",
+            "number",
+            "at",
+            "summary",
+            "size",
+            "author__username",
+            "post__slug",
             "post__title",
         )
 
@@ -149,7 +156,9 @@ class RuleChange(models.Model):
     number = models.CharField(max_length=40, help_text="The rule's number in this revision (or its last).")
     title = models.CharField(max_length=300)
     previous_anchor = models.CharField(
-        max_length=255, blank=True, db_index=True,
+        max_length=255,
+        blank=True,
+        db_index=True,
         help_text="For a rule added under a new title: the anchor it had before (it is the same rule).",
     )
 

@@ -4,7 +4,8 @@ Every piece of text is escaped; the only tags produced are the ones written here
 paragraphs (a single newline is a line break), ``*``/``#`` lists nested by repeating the marker,
 ``; term`` / ``: definition`` lists, ``''italic''`` and ``'''bold'''``. References become links:
 "Rule 1.4", "rules 2.3.1 and 2.3.2", the exact title of a rule in straight or curly quotes
-(“Dynasties”), and bare http(s) addresses.
+(“Dynasties”), and bare http(s) addresses. A body holding MediaWiki markup beyond these (links, templates,
+tables, HTML tags) is rendered by ``ruleset.wikitext``, its plain text still linked as above.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import re
 from collections.abc import Callable, Iterator
 from html import escape
 
-from ruleset.structure import Rule, Ruleset, Section, heading_level
+from ruleset.structure import Rule, Ruleset, Section
+from ruleset.wikitext import render_wikitext
 
 AnchorUrl = Callable[[str], str]
 
@@ -128,15 +130,23 @@ def _toggle(open_tags: list[str], tag: str) -> str:
 # --- blocks ----------------------------------------------------------------------------------------
 
 
-def render_rule_body(
-    body: str, *, ruleset: Ruleset | None = None, url_for_anchor: AnchorUrl = _same_page
-) -> str:
+def render_rule_body(body: str, *, ruleset: Ruleset | None = None, url_for_anchor: AnchorUrl = _same_page) -> str:
     """Safe HTML for a rule body (or a section introduction) written in ruleset markup."""
     inline = _InlineRenderer(ruleset or Ruleset(), url_for_anchor)
     return "\n".join(_render_blocks(body, inline))
 
 
+# Markup the rule-body renderer does not read; a body holding any of it is rendered as MediaWiki would.
+_WIKITEXT = re.compile(r"\{\{|\[\[|\{\||<[A-Za-z!/]|\[https?://|&[#\w]+;")
+# The whole Ruleset is often wrapped in one styled <div>, whose halves land in the preamble and last rule.
+_WRAPPER_LINE = re.compile(r"^\s*(?:<div\b[^>]*>|</div>)\s*$", re.IGNORECASE)
+
+
 def _render_blocks(body: str, inline: _InlineRenderer) -> Iterator[str]:
+    if _WIKITEXT.search(body):
+        body = "\n".join(line for line in body.split("\n") if not _WRAPPER_LINE.match(line))
+        yield render_wikitext(body, render_text=inline.render, toc=False)
+        return
     for kind, lines in _group_lines(body):
         if kind == "list":
             yield _render_list(lines, inline)
@@ -156,7 +166,8 @@ def _line_kind(line: str) -> str:
 
 def _group_lines(body: str) -> Iterator[tuple[str, list[str]]]:
     """Runs of lines of one kind (paragraph, list, definitions); blank lines end a run."""
-    kind, lines = "", []
+    kind = ""
+    lines: list[str] = []
     for raw_line in body.replace("\r\n", "\n").split("\n"):
         line = raw_line.strip()
         if not line:
@@ -205,9 +216,7 @@ def _render_definitions(lines: list[str], inline: _InlineRenderer) -> str:
         tag = "dt" if match["mark"] == ";" else "dd"
         term, separator, definition = match["text"].partition(" : ")
         if tag == "dt" and separator:
-            items.append(
-                f"<dt>{inline.render(term.strip())}</dt><dd>{inline.render(definition.strip())}</dd>"
-            )
+            items.append(f"<dt>{inline.render(term.strip())}</dt><dd>{inline.render(definition.strip())}</dd>")
         else:
             items.append(f"<{tag}>{inline.render(match['text'].strip())}</{tag}>")
     return "<dl>" + "".join(items) + "</dl>"
@@ -229,10 +238,7 @@ def render_toc_html(ruleset: Ruleset) -> str:
 
 
 def _toc_item(number: str, title: str, anchor: str) -> str:
-    return (
-        f'<li><a href="#{escape(anchor)}"><span class="rule-number">{escape(number)}</span> '
-        f"{escape(title)}</a>"
-    )
+    return f'<li><a href="#{escape(anchor)}"><span class="rule-number">{escape(number)}</span> {escape(title)}</a>'
 
 
 def _toc_rules(rules: tuple[Rule, ...]) -> str:
@@ -316,37 +322,5 @@ def _render_rule(rule: Rule, inline: _InlineRenderer) -> str:
 
 
 def render_wiki_html(text: str) -> str:
-    """Safe HTML for an ordinary or gamestate page: headings, rule-body markup and preformatted blocks.
-
-    ``== Heading ==`` lines (levels 2 to 6) become headings; lines indented by a space are kept as
-    preformatted text, as MediaWiki does, so a map drawn in characters keeps its shape; everything
-    else is rendered like a rule body (paragraphs, lists, emphasis, links).
-    """
-    out: list[str] = []
-    body: list[str] = []
-    preformatted: list[str] = []
-
-    def flush() -> None:
-        if body:
-            out.append(render_rule_body("\n".join(body)))
-            body.clear()
-        if preformatted:
-            out.append('<pre class="wiki-pre">' + escape("\n".join(preformatted)) + "</pre>")
-            preformatted.clear()
-
-    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        level = heading_level(line)
-        if level:
-            flush()
-            title = line.strip().strip("=").strip()
-            out.append(f"<h{level}>{escape(title)}</h{level}>")
-        elif line.startswith(" ") and line.strip():
-            if body:
-                flush()
-            preformatted.append(line[1:])
-        else:
-            if preformatted:
-                flush()
-            body.append(line)
-    flush()
-    return "\n".join(out)
+    """Safe HTML for an ordinary or gamestate page, written in MediaWiki's wikitext (``ruleset.wikitext``)."""
+    return render_wikitext(text)

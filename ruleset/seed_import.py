@@ -414,9 +414,7 @@ def _alike_followers(followers: list[_RuleDraft]) -> list[_RuleDraft]:
     for follower in followers:
         if follower.title is None or len(follower.blocks) != 1:
             break
-        if children and len(follower.blocks[0].text) > SUBRULE_LENGTH_FACTOR * len(
-            children[0].blocks[0].text
-        ):
+        if children and len(follower.blocks[0].text) > SUBRULE_LENGTH_FACTOR * len(children[0].blocks[0].text):
             break
         children.append(follower)
     return children

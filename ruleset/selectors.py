@@ -62,7 +62,8 @@ class HistoryRow:
 
     @property
     def at_iso(self) -> str:
-        return self.revision.at.isoformat()
+        """For a ``datetime`` attribute, which allows at most three digits of a second's fraction."""
+        return self.revision.at.replace(microsecond=0).isoformat()
 
     @property
     def at_text(self) -> str:
@@ -129,9 +130,7 @@ def revision_history(page: Page, page_number: str | None, per_page: int = HISTOR
     number = page_number_within(page_number, num_pages)
     high = latest - (number - 1) * per_page
     low = max(1, high - per_page + 1)
-    revisions = list(
-        page.revisions.without_text().filter(number__gte=low - 1, number__lte=high).order_by("-number")
-    )
+    revisions = list(page.revisions.without_text().filter(number__gte=low - 1, number__lte=high).order_by("-number"))
     size_before = {revision.number + 1: revision.size for revision in revisions}
     page_url = page.get_absolute_url()
     rows = [
@@ -175,8 +174,9 @@ def rule_changes_in(revision: Revision) -> list[RuleChange]:
 
     A renamed rule is one entry (its ``former_title`` set), not a removal and an addition.
     """
-    changes = list(RuleChange.objects.filter(revision=revision).only(
-        "anchor", "kind", "number", "title", "previous_anchor"))
+    changes = list(
+        RuleChange.objects.filter(revision=revision).only("anchor", "kind", "number", "title", "previous_anchor")
+    )
     removed = {change.anchor: change for change in changes if change.kind == RuleChange.REMOVED}
     renamed_from = set()
     for change in changes:

@@ -9,7 +9,8 @@ A ruleset revision is stored as MediaWiki-like markup::
     ==== A subrule ====
     ===== A sub-subrule =====
 
-Level 2 headings are sections, level 3 rules, level 4 subrules and level 5 sub-subrules. Numbers are
+Level 2 headings are sections, level 3 rules, level 4 subrules and level 5 sub-subrules; a text with
+level-1 headings (BlogNomic's own wiki: ``= Core Rules =``) is read one level deeper. Numbers are
 never stored: they follow from order (section ``n``, rule ``n.m``, subrule ``n.m.k``, sub-subrule
 ``n.m.k.l``), so adding or repealing a rule renumbers the ones after it, as the game's own rules expect.
 
@@ -33,7 +34,7 @@ UNNAMED_RULE_TITLE = "Unnamed Rule"
 MAX_DEPTH = 3
 """Rule levels below a section: rule, subrule, sub-subrule."""
 
-_HEADING = re.compile(r"^(?P<marks>={2,6})[ \t]*(?P<title>.*?)[ \t]*(?P=marks)[ \t]*$")
+_MOST_MARKS = 6
 _RULE_NUMBER = re.compile(r"^(?:rule\s+)?(?P<number>\d+(?:\.\d+)+)\.?$", re.IGNORECASE)
 _QUOTED_TITLE = re.compile(r"^(?:rule\s+)?[\"“”'‘’](?P<title>.+?)[\"“”'‘’]$", re.IGNORECASE)
 _KEYWORD_RULE_TITLES = frozenset({"keywords", "glossary", "definitions", "keywords and definitions"})
@@ -105,6 +106,8 @@ class Ruleset:
 
     sections: tuple[Section, ...] = ()
     preamble: str = ""
+    section_level: int = 2
+    """The heading level sections were written at: 2 here, 1 in BlogNomic's own wiki; serializing keeps it."""
     _by_number: dict[str, Rule] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -148,9 +151,7 @@ class Ruleset:
         entries: list[TocEntry] = []
         for section in self.sections:
             entries.append(TocEntry(str(section.number), section.title, section.anchor, 2))
-            entries.extend(
-                TocEntry(rule.number, rule.title, rule.anchor, rule.level) for rule in section.walk()
-            )
+            entries.extend(TocEntry(rule.number, rule.title, rule.anchor, rule.level) for rule in section.walk())
         return tuple(entries)
 
     def glossary(self) -> dict[str, str]:
@@ -185,9 +186,7 @@ class Ruleset:
 # --- glossary extraction ---------------------------------------------------------------------------
 
 _TERM_COLON = re.compile(r"^(?P<term>[A-Z][\w'’()/ -]{0,48}?)\s*:\s+(?P<definition>\S.*)$")
-_TERM_IS = re.compile(
-    r"^(?P<term>[A-Z][\w'’ -]{0,48}?)\s+(?:is|are)\s+(?:defined as|equal to|equivalent to)\b.*$"
-)
+_TERM_IS = re.compile(r"^(?P<term>[A-Z][\w'’ -]{0,48}?)\s+(?:is|are)\s+(?:defined as|equal to|equivalent to)\b.*$")
 _QUOTED_TERM_OF = re.compile(r"^The\s+[\"“](?P<term>[^\"”]{1,40})[\"”]\s+of\b.*$")
 _REFERENCES_TO = re.compile(r"^References to\s+(?:an?\s+)?[\"“](?:an?\s+)?(?P<term>[^\"”]{1,40})[\"”].*$")
 
@@ -261,12 +260,19 @@ class _AnchorRegistry:
 
     def __init__(self) -> None:
         self._used: set[str] = set()
+        # The first suffix still worth trying for each base: anchors are only ever added, so a suffix found
+        # taken stays taken, and a thousand rules of one title cost a thousand steps, not half a million.
+        self._next_suffix: dict[str, int] = {}
 
     def claim(self, prefix: str, title: str) -> str:
         base = f"{prefix}-{slugify(title) or 'untitled'}"
-        anchor, suffix = base, 2
-        while anchor in self._used:
-            anchor, suffix = f"{base}-{suffix}", suffix + 1
+        anchor, suffix = base, self._next_suffix.get(base, 2)
+        if anchor in self._used:
+            anchor = f"{base}-{suffix}"
+            while anchor in self._used:
+                suffix += 1
+                anchor = f"{base}-{suffix}"
+            self._next_suffix[base] = suffix + 1
         self._used.add(anchor)
         return anchor
 
@@ -295,13 +301,17 @@ def parse_ruleset(text: str) -> Ruleset:
     """
     preamble_lines: list[str] = []
     sections: list[_DraftSection] = []
-    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        heading = _match_heading(line)
-        level = len(heading["marks"]) if heading else 0
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    # BlogNomic's wiki writes sections as level-one headings ("= Core Rules =") and rules one level
+    # down; such a text is read one level deeper, so its sections are sections and its rules rules.
+    headings = [_match_heading(line, fewest=1) for line in lines]
+    shift = 1 if any(heading is not None and heading[0] == 1 for heading in headings) else 0
+    for line, heading in zip(lines, headings, strict=True):
+        level, title = (heading[0] + shift, heading[1]) if heading else (0, "")
         if level == 2:
-            sections.append(_DraftSection(title=heading["title"]))
+            sections.append(_DraftSection(title=title))
         elif level > 2 and sections:
-            _attach_rule(sections[-1], min(level, 2 + MAX_DEPTH), heading["title"])
+            _attach_rule(sections[-1], min(level, 2 + MAX_DEPTH), title)
         elif sections:
             _current_text_lines(sections[-1]).append(line)
         else:
@@ -310,10 +320,10 @@ def parse_ruleset(text: str) -> Ruleset:
     section_anchors = _AnchorRegistry()
     return Ruleset(
         sections=tuple(
-            _freeze_section(draft, number, anchors, section_anchors)
-            for number, draft in enumerate(sections, start=1)
+            _freeze_section(draft, number, anchors, section_anchors) for number, draft in enumerate(sections, start=1)
         ),
         preamble=normalize_block(preamble_lines),
+        section_level=2 - shift,
     )
 
 
@@ -325,14 +335,26 @@ def is_heading_line(line: str) -> bool:
 def heading_level(line: str) -> int:
     """The level ``parse_ruleset`` reads ``line`` at: 2 for a section, 3 to 6 for rules, 0 for no heading."""
     heading = _match_heading(line)
-    return len(heading["marks"]) if heading else 0
+    return heading[0] if heading else 0
 
 
-def _match_heading(line: str) -> re.Match[str] | None:
+def _match_heading(line: str, *, fewest: int = 2) -> tuple[int, str] | None:
+    """(level, title) when ``line`` is a heading: ``fewest`` to 6 "=" signs, the title, as many "=" signs again.
+
+    Spaces and tabs around the title and at the end are dropped; the most marks that open and close the
+    line win ("=== A ====" is a level-3 heading titled "A ="). Read with string methods rather than a
+    regular expression: a pattern with a lazy title between runs of spaces backtracks in cubic time on a
+    long line of spaces, and a stored Ruleset is parsed on every edit.
+    """
     # A line made only of "=" signs is a divider someone typed, not an empty heading.
-    if not line.strip().strip("="):
+    if not line.startswith("=" * fewest) or not line.strip().strip("="):
         return None
-    return _HEADING.match(line)
+    closed = line.rstrip(" \t")
+    opening = len(line) - len(line.lstrip("="))
+    for marks in range(min(opening, _MOST_MARKS), fewest - 1, -1):
+        if len(closed) >= 2 * marks and closed.endswith("=" * marks):
+            return marks, closed[marks : len(closed) - marks].strip(" \t")
+    return None
 
 
 def _attach_rule(section: _DraftSection, level: int, title: str) -> None:
@@ -362,8 +384,7 @@ def _freeze_section(
         number=number,
         title=title,
         rules=tuple(
-            _freeze_rule(rule, f"{number}.{position}", anchors)
-            for position, rule in enumerate(draft.rules, start=1)
+            _freeze_rule(rule, f"{number}.{position}", anchors) for position, rule in enumerate(draft.rules, start=1)
         ),
         intro=normalize_block(draft.intro_lines),
         anchor=section_anchors.claim("section", title),
@@ -406,18 +427,19 @@ def serialize_ruleset(ruleset: Ruleset) -> str:
     blocks: list[str] = []
     if ruleset.preamble:
         blocks.append(ruleset.preamble)
+    top = ruleset.section_level
     for section in ruleset.sections:
-        blocks.append(_with_body(f"== {section.title} ==", section.intro))
+        blocks.append(_with_body(f"{'=' * top} {section.title} {'=' * top}", section.intro))
         for rule in section.rules:
-            blocks.extend(_serialize_rule(rule, level=3))
+            blocks.extend(_serialize_rule(rule, level=top + 1, deepest=top + MAX_DEPTH))
     return "\n\n".join(blocks) + "\n" if blocks else ""
 
 
-def _serialize_rule(rule: Rule, level: int) -> Iterator[str]:
+def _serialize_rule(rule: Rule, level: int, deepest: int = 2 + MAX_DEPTH) -> Iterator[str]:
     marks = "=" * level
     yield _with_body(f"{marks} {rule.title} {marks}", rule.body)
     for child in rule.children:
-        yield from _serialize_rule(child, level=min(level + 1, 2 + MAX_DEPTH))
+        yield from _serialize_rule(child, level=min(level + 1, deepest), deepest=deepest)
 
 
 def _with_body(heading: str, body: str) -> str:

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -39,6 +39,7 @@ from ruleset.services import (
     revision_revert,
 )
 from ruleset.structure import parse_ruleset
+from votes.requests import GameRequest
 from votes.state import game_state
 
 DIFF_VIEWS = ("inline", "side")
@@ -46,74 +47,102 @@ LATEST_ALIASES = ("latest", "current", "cur")
 NOT_A_REVISION = "A revision is a number or “latest”."
 
 
-def _now_and_state(request: HttpRequest) -> datetime:
+def _now_and_state(request: GameRequest) -> datetime:
     now = timezone.now()
     request.game_state = game_state(now)
     return now
 
 
-def _is_active(request: HttpRequest) -> bool:
+def _is_active(request: GameRequest) -> bool:
     user = request.user
     return user.is_authenticated and any(player.pk == user.pk for player in request.game_state.roster.active)
 
 
-def _edit_refusal(request: HttpRequest, page: Page, now: datetime) -> str | None:
+def _edit_refusal(request: GameRequest, page: Page, now: datetime) -> str | None:
     """Why the viewer may not edit ``page`` (None when they may); visitors are never offered an edit."""
     if not request.user.is_authenticated:
         return "Log in to edit."
     return page_edit_refusal(page=page, user=request.user, now=now, is_active=_is_active(request))
 
 
-def _page_context(request: HttpRequest, page: Page, now: datetime, **context) -> dict:
+def _page_context(request: GameRequest, page: Page, now: datetime, **context) -> dict:
     refusal = _edit_refusal(request, page, now)
-    return {"page": page, "can_edit": refusal is None, "edit_refusal": refusal,
-            "latest_number": selectors.latest_number(page), **context}
+    return {
+        "page": page,
+        "can_edit": refusal is None,
+        "edit_refusal": refusal,
+        "latest_number": selectors.latest_number(page),
+        **context,
+    }
 
 
 # --- reading ---------------------------------------------------------------------------------------
 
 
 @require_GET
-def wiki_index(request: HttpRequest) -> HttpResponse:
+def wiki_index(request: GameRequest) -> HttpResponse:
     now = _now_and_state(request)
-    can_create = request.user.is_authenticated and page_create_refusal(
-        kind=Page.ORDINARY, user=request.user, now=now, is_active=_is_active(request)
-    ) is None
+    can_create = (
+        request.user.is_authenticated
+        and page_create_refusal(kind=Page.ORDINARY, user=request.user, now=now, is_active=_is_active(request)) is None
+    )
     return render(request, "ruleset/index.html", {"pages": selectors.pages_index(), "can_create": can_create})
 
 
 @require_GET
-def wiki_page(request: HttpRequest, slug: str) -> HttpResponse:
+def wiki_page(request: GameRequest, slug: str) -> HttpResponse:
     now = _now_and_state(request)
     page = selectors.page_for_reading(slug)
-    revision = selectors.revision_by_number(page, page.current.number) if page.current_id else None
+    revision = selectors.revision_by_number(page, page.current.number) if page.current else None
     html, glossary = content_html(page, revision)
     html = fill_blame(html, ruleset_blame(page) if page.is_ruleset and revision else None)
-    return render(request, "ruleset/page.html", _page_context(
-        request, page, now, revision=revision, content_html=html, glossary=glossary, tab="read",
-    ))
+    return render(
+        request,
+        "ruleset/page.html",
+        _page_context(
+            request,
+            page,
+            now,
+            revision=revision,
+            content_html=html,
+            glossary=glossary,
+            tab="read",
+        ),
+    )
 
 
 @require_GET
-def wiki_revision(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def wiki_revision(request: GameRequest, slug: str, number: int) -> HttpResponse:
     now = _now_and_state(request)
     page = selectors.page_for_reading(slug)
     revision = selectors.revision_by_number(page, number)
     return _render_revision(request, page, revision, now)
 
 
-def _render_revision(request: HttpRequest, page: Page, revision: Revision, now: datetime,
-                     as_of: datetime | None = None) -> HttpResponse:
+def _render_revision(
+    request: GameRequest, page: Page, revision: Revision, now: datetime, as_of: datetime | None = None
+) -> HttpResponse:
     html, glossary = content_html(page, revision)
     html = fill_blame(html, None)
-    return render(request, "ruleset/revision.html", _page_context(
-        request, page, now, revision=revision, content_html=html, glossary=glossary, as_of=as_of,
-        as_of_form=AsOfForm(initial={"at": as_of or revision.at}), tab="history",
-    ))
+    return render(
+        request,
+        "ruleset/revision.html",
+        _page_context(
+            request,
+            page,
+            now,
+            revision=revision,
+            content_html=html,
+            glossary=glossary,
+            as_of=as_of,
+            as_of_form=AsOfForm(initial={"at": as_of or revision.at}),
+            tab="history",
+        ),
+    )
 
 
 @require_GET
-def wiki_as_of(request: HttpRequest, slug: str) -> HttpResponse:
+def wiki_as_of(request: GameRequest, slug: str) -> HttpResponse:
     """The page as it stood at ``?at=`` (UTC): the revision that was current then."""
     now = _now_and_state(request)
     page = selectors.page_for_reading(slug)
@@ -125,23 +154,41 @@ def wiki_as_of(request: HttpRequest, slug: str) -> HttpResponse:
     moment = form.cleaned_data["at"]
     revision = selectors.revision_as_of(page, moment)
     if revision is None:
-        return render(request, "ruleset/as_of.html", _page_context(
-            request, page, now, form=form, tab="history",
-            error=f"“{page.title}” did not exist yet at {moment:%Y-%m-%d %H:%M:%S} UTC.",
-        ), status=404)
+        return render(
+            request,
+            "ruleset/as_of.html",
+            _page_context(
+                request,
+                page,
+                now,
+                form=form,
+                tab="history",
+                error=f"“{page.title}” did not exist yet at {moment:%Y-%m-%d %H:%M:%S} UTC.",
+            ),
+            status=404,
+        )
     return _render_revision(request, page, revision, now, as_of=moment)
 
 
 @require_GET
-def wiki_history(request: HttpRequest, slug: str) -> HttpResponse:
+def wiki_history(request: GameRequest, slug: str) -> HttpResponse:
     now = _now_and_state(request)
     page = selectors.page_for_reading(slug)
     history = selectors.revision_history(page, request.GET.get("page"))
-    return render(request, "ruleset/history.html", _page_context(
-        request, page, now, history=history, protection_log=selectors.protection_log(page),
-        players_url=reverse("player_detail", args=["-"]).removesuffix("-/"),
-        as_of_form=AsOfForm(initial={"at": now.replace(microsecond=0)}), tab="history",
-    ))
+    return render(
+        request,
+        "ruleset/history.html",
+        _page_context(
+            request,
+            page,
+            now,
+            history=history,
+            protection_log=selectors.protection_log(page),
+            players_url=reverse("player_detail", args=["-"]).removesuffix("-/"),
+            as_of_form=AsOfForm(initial={"at": now.replace(microsecond=0)}),
+            tab="history",
+        ),
+    )
 
 
 def _revision_number(value: str, latest: int) -> int:
@@ -151,7 +198,7 @@ def _revision_number(value: str, latest: int) -> int:
 
 
 @require_GET
-def wiki_diff_form(request: HttpRequest, slug: str) -> HttpResponse:
+def wiki_diff_form(request: GameRequest, slug: str) -> HttpResponse:
     """The history page's compare form (``?old=&new=``) sent on to the diff's own address."""
     page = selectors.page_for_reading(slug)
     old, new = request.GET.get("old", "").strip() or "1", request.GET.get("new", "").strip() or "latest"
@@ -164,7 +211,7 @@ def wiki_diff_form(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
-def wiki_diff(request: HttpRequest, slug: str, old: str, new: str) -> HttpResponse:
+def wiki_diff(request: GameRequest, slug: str, old: str, new: str) -> HttpResponse:
     """The changes between two revisions, inline or side by side; ``latest`` names the current one."""
     now = _now_and_state(request)
     page = selectors.page_for_reading(slug)
@@ -173,13 +220,21 @@ def wiki_diff(request: HttpRequest, slug: str, old: str, new: str) -> HttpRespon
     old_number = new_number - 1 if old == "prev" else _revision_number(old, latest)
     old_number, new_number = min(old_number, new_number), max(old_number, new_number)
     old_revision, new_revision = selectors.revision_pair(page, old_number, new_number)
-    view = request.GET.get("view") if request.GET.get("view") in DIFF_VIEWS else "inline"
+    asked = request.GET.get("view", "")
+    view = asked if asked in DIFF_VIEWS else "inline"
     adjacent = new_number == old_number + 1
     context = _page_context(
-        request, page, now, old=old_revision, new=new_revision, view=view, page_url=page.get_absolute_url(),
+        request,
+        page,
+        now,
+        old=old_revision,
+        new=new_revision,
+        view=view,
+        page_url=page.get_absolute_url(),
         diff_html=diff_html(old_revision.text, new_revision.text, view),
         rule_changes=selectors.rule_changes_in(new_revision) if adjacent and page.is_ruleset else [],
-        adjacent=adjacent, tab="history",
+        adjacent=adjacent,
+        tab="history",
     )
     template = "ruleset/_diff.html" if request.htmx else "ruleset/diff.html"
     response = render(request, template, context)
@@ -188,10 +243,10 @@ def wiki_diff(request: HttpRequest, slug: str, old: str, new: str) -> HttpRespon
 
 
 @require_GET
-def wiki_rule(request: HttpRequest, slug: str, ref: str) -> HttpResponse:
+def wiki_rule(request: GameRequest, slug: str, ref: str) -> HttpResponse:
     """A rule cited by number or name ("1.4", "Rule 1.4", "Dynasties") sent to its anchor on the page."""
     page = selectors.page_for_reading(slug)
-    if not page.is_ruleset or not page.current_id:
+    if not page.is_ruleset or page.current is None:
         raise Http404("Only the Ruleset has numbered rules.")
     rule = parse_ruleset(selectors.revision_by_number(page, page.current.number).text).find(ref)
     if rule is None:
@@ -200,7 +255,7 @@ def wiki_rule(request: HttpRequest, slug: str, ref: str) -> HttpResponse:
 
 
 @require_GET
-def wiki_rule_history(request: HttpRequest, slug: str, anchor: str) -> HttpResponse:
+def wiki_rule_history(request: GameRequest, slug: str, anchor: str) -> HttpResponse:
     """Every revision that added, changed, renamed or removed one rule, under each title it has had."""
     now = _now_and_state(request)
     page = selectors.page_for_reading(slug)
@@ -212,21 +267,29 @@ def wiki_rule_history(request: HttpRequest, slug: str, anchor: str) -> HttpRespo
     if lineage.renamed_to:
         # The rule was renamed, not repealed: its whole history is under the title it has now.
         return redirect(reverse("wiki_rule_history", args=[page.slug, lineage.renamed_to]))
-    return render(request, "ruleset/rule_history.html", _page_context(
-        request, page, now, rule_history=lineage, tab="history",
-    ))
+    return render(
+        request,
+        "ruleset/rule_history.html",
+        _page_context(
+            request,
+            page,
+            now,
+            rule_history=lineage,
+            tab="history",
+        ),
+    )
 
 
 # --- writing ---------------------------------------------------------------------------------------
 
 
-def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
+def _forbidden(request: GameRequest, message: str) -> HttpResponse:
     return render(request, "ruleset/forbidden.html", {"message": message}, status=403)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def wiki_edit(request: HttpRequest, slug: str) -> HttpResponse:
+def wiki_edit(request: GameRequest, slug: str) -> HttpResponse:
     """Edit a page. The form carries the revision it started from, so a later save is an edit conflict."""
     now = _now_and_state(request)
     page = selectors.page_for_reading(slug)
@@ -234,39 +297,62 @@ def wiki_edit(request: HttpRequest, slug: str) -> HttpResponse:
     if refusal:
         return _forbidden(request, refusal)
     if request.method == "GET":
-        current = selectors.revision_by_number(page, page.current.number) if page.current_id else None
+        current = selectors.revision_by_number(page, page.current.number) if page.current else None
         # An admin arriving from an enactment gets the summary and the cause filled in.
-        form = RevisionForm(initial={"text": current.text if current else "", "base": page.current.number
-                                     if page.current_id else 0,
-                                     "summary": request.GET.get("summary", "")[:300],
-                                     "post": request.GET.get("post", "")[:200]})
+        form = RevisionForm(
+            initial={
+                "text": current.text if current else "",
+                "base": page.current.number if page.current else 0,
+                "summary": request.GET.get("summary", "")[:300],
+                "post": request.GET.get("post", "")[:200],
+            }
+        )
         return render(request, "ruleset/edit.html", _page_context(request, page, now, form=form, tab="edit"))
     form = RevisionForm(request.POST)
     if not form.is_valid():
-        return render(request, "ruleset/edit.html", _page_context(request, page, now, form=form, tab="edit"),
-                      status=400)
+        return render(
+            request, "ruleset/edit.html", _page_context(request, page, now, form=form, tab="edit"), status=400
+        )
     data = form.cleaned_data
     try:
-        revision_add(page=page, author=request.user, text=data["text"], summary=data["summary"], now=now,
-                     post=data["post"], base_number=data["base"])
+        revision_add(
+            page=page,
+            author=request.user,
+            text=data["text"],
+            summary=data["summary"],
+            now=now,
+            post=data["post"],
+            base_number=data["base"],
+        )
     except EditConflict as conflict:
         return _render_conflict(request, page, now, form, conflict)
     except WikiError as error:
         form.add_error(None, str(error))
-        return render(request, "ruleset/edit.html", _page_context(request, page, now, form=form, tab="edit"),
-                      status=403 if isinstance(error, WikiPermissionDenied) else 400)
+        return render(
+            request,
+            "ruleset/edit.html",
+            _page_context(request, page, now, form=form, tab="edit"),
+            status=403 if isinstance(error, WikiPermissionDenied) else 400,
+        )
     messages.success(request, "Saved.")
     return redirect(page.get_absolute_url())
 
 
-def _render_conflict(request: HttpRequest, page: Page, now: datetime, form: RevisionForm,
-                     conflict: EditConflict) -> HttpResponse:
+def _render_conflict(
+    request: GameRequest, page: Page, now: datetime, form: RevisionForm, conflict: EditConflict
+) -> HttpResponse:
     """Show the editor's text (kept in the form, now based on the latest revision) and the latest text."""
     mine = form.cleaned_data["text"].replace("\r\n", "\n")
     data = request.POST.copy()
     data["base"] = str(conflict.latest.number)
     context = _page_context(
-        request, page, now, form=RevisionForm(data), tab="edit", conflict=conflict, latest=conflict.latest,
+        request,
+        page,
+        now,
+        form=RevisionForm(data),
+        tab="edit",
+        conflict=conflict,
+        latest=conflict.latest,
         conflict_diff=render_side_by_side_diff(conflict.latest.text, mine),
     )
     return render(request, "ruleset/edit.html", context, status=409)
@@ -274,7 +360,7 @@ def _render_conflict(request: HttpRequest, page: Page, now: datetime, form: Revi
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def wiki_new(request: HttpRequest) -> HttpResponse:
+def wiki_new(request: GameRequest) -> HttpResponse:
     now = _now_and_state(request)
     is_active = _is_active(request)
     refusal = page_create_refusal(kind=Page.ORDINARY, user=request.user, now=now, is_active=is_active)
@@ -288,8 +374,14 @@ def wiki_new(request: HttpRequest) -> HttpResponse:
             form.add_error(None, kind_refusal)
         else:
             try:
-                page = page_create(title=data["title"], kind=data["kind"], author=request.user,
-                                   text=data["text"], summary=data["summary"], now=now)
+                page = page_create(
+                    title=data["title"],
+                    kind=data["kind"],
+                    author=request.user,
+                    text=data["text"],
+                    summary=data["summary"],
+                    now=now,
+                )
             except WikiError as error:
                 form.add_error(None, str(error))
             else:
@@ -301,7 +393,7 @@ def wiki_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def wiki_revert(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def wiki_revert(request: GameRequest, slug: str, number: int) -> HttpResponse:
     """Restore an old revision's text as a new revision."""
     now = _now_and_state(request)
     page = selectors.page_for_reading(slug)
@@ -319,13 +411,14 @@ def wiki_revert(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def wiki_protect(request: HttpRequest, slug: str) -> HttpResponse:
+def wiki_protect(request: GameRequest, slug: str) -> HttpResponse:
     now = _now_and_state(request)
     page = selectors.page_for_reading(slug)
     protected = request.POST.get("protected") == "1"
     try:
-        page_set_protection(page=page, protected=protected, admin=request.user, now=now,
-                            reason=request.POST.get("reason", ""))
+        page_set_protection(
+            page=page, protected=protected, admin=request.user, now=now, reason=request.POST.get("reason", "")
+        )
     except WikiPermissionDenied as error:
         return _forbidden(request, str(error))
     except WikiError as error:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure what the whole test suite needs is on this machine before it runs:
-# Chromium (browser tests), docker-compose v1 (offline validation of docker-compose.yml),
+# Chromium (browser tests), Java (the HTML checker), MediaWiki with PHP's SQLite driver (export round trip),
+# docker-compose v1 (offline validation of docker-compose.yml),
 # PostgreSQL with a "blognomic" role that may create the test database, and Redis.
 # Missing Debian packages are installed with apt (root, or sudo); stopped services are started.
 # Prints the DATABASE_URL to use for the PostgreSQL run on its last line.
@@ -11,9 +12,13 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium chromium-driver)
+command -v java >/dev/null || missing+=(default-jre-headless)  # the Nu HTML Checker
 command -v docker-compose >/dev/null || missing+=(docker-compose)
 command -v redis-server >/dev/null || missing+=(redis-server)
 command -v pg_ctlcluster >/dev/null || missing+=(postgresql)
+# MediaWiki on SQLite, for the round trip of our MediaWiki export through its own importer.
+[ -f /usr/share/mediawiki/maintenance/importDump.php ] || missing+=(mediawiki)
+php -m 2>/dev/null | grep -qi '^pdo_sqlite$' || missing+=(php-cli php-sqlite3)
 if ((${#missing[@]})); then
   log "installing Debian packages: ${missing[*]}"
   as_root apt-get update -qq

@@ -12,8 +12,14 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-dev-shm-usage",
 ]
 
 
@@ -39,12 +45,32 @@ def fresh_page_cache(settings):
     The cache starts empty too: a test's rolled-back rows may hand their ids to the next test's."""
     from django.core.cache import cache
 
-    from blognomic.freshness import bump_version
+    from blognomic.web.freshness import bump_version
 
     settings.CONTENT_VERSION_STORE = "memory"
     cache.clear()
     bump_version()
     yield
+
+
+# What the test resolver answers for names under example.org, example.com and example.net: a public address
+# no test connects to. Other names are not found.
+PUBLIC_TEST_ADDRESS = "93.184.215.14"
+
+
+@pytest.fixture(autouse=True)
+def no_real_dns(monkeypatch):
+    """Webhook addresses are resolved by this table, never by the network, so no test needs the internet."""
+    import ipaddress
+
+    from dynasties import outbound
+
+    def resolve(host: str, port: int) -> list:
+        if host.rstrip(".").endswith(("example.org", "example.com", "example.net")):
+            return [ipaddress.ip_address(PUBLIC_TEST_ADDRESS)]
+        return []
+
+    monkeypatch.setattr(outbound, "resolve", resolve)
 
 
 @pytest.fixture

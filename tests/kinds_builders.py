@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from gndt.services import gndt_column_add, gndt_rows_add_missing_players, gndt_update
 from tests.factories import make_proposal, make_table, vote
-from votes.matter_kinds import matter_effect_define, matter_kind_define
+from votes.matter_kind_services import matter_effect_define, matter_kind_define
 from votes.services import matter_resolve
 
 
@@ -27,25 +27,60 @@ def duchy(t0):
     players = make_table(9, start=t0 - timedelta(days=1), profile="2005")
     admin = players[1]
     dynasty = players[0].dynasties_ruled.get()
-    gndt_column_add(dynasty=dynasty, by=admin, now=t0 - timedelta(days=1), name="Thalers", kind="integer",
-                    minimum=0, maximum=200, clamp=True, default="100")
+    gndt_column_add(
+        dynasty=dynasty,
+        by=admin,
+        now=t0 - timedelta(days=1),
+        name="Thalers",
+        kind="integer",
+        minimum=0,
+        maximum=200,
+        clamp=True,
+        default="100",
+    )
     gndt_rows_add_missing_players(dynasty=dynasty, by=admin, now=t0 - timedelta(days=1))
     citation = enacted_proposal(players, at=t0 - timedelta(hours=20))
-    matter_kind_define(admin=admin, proposal=citation, now=t0 - timedelta(hours=1), name="Petition", base="matter",
-                       subject_rule="prefix", subject_text="Petition:", posters="not_emperor", electorate="emperor",
-                       quorum="eligible", resolution="verdict", verdict_hours=48, veto="none",
-                       counts_towards_limits=False)
+    matter_kind_define(
+        admin=admin,
+        proposal=citation,
+        now=t0 - timedelta(hours=1),
+        name="Petition",
+        base="matter",
+        subject_rule="prefix",
+        subject_text="Petition:",
+        posters="not_emperor",
+        electorate="emperor",
+        quorum="eligible",
+        resolution="verdict",
+        verdict_hours=48,
+        veto="none",
+        counts_towards_limits=False,
+    )
     rules = [
         {"label": "the proposer's reward", "when": "enacted", "target": "author", "amount": 10, "trivial_amount": 2},
         {"label": "the proposer's loss", "when": "failed", "target": "author", "amount": -3},
-        {"label": "the enacting admin's claim", "when": "enacted", "target": "admin", "amount": 5,
-         "trivial_amount": 2, "optional": True},
-        {"label": "deducted for not voting", "when": "either", "target": "non_voters", "amount": -5,
-         "optional": True, "after_hours": 48, "not_if_vetoed_or_self_killed": True},
+        {
+            "label": "the enacting admin's claim",
+            "when": "enacted",
+            "target": "admin",
+            "amount": 5,
+            "trivial_amount": 2,
+            "optional": True,
+        },
+        {
+            "label": "deducted for not voting",
+            "when": "either",
+            "target": "non_voters",
+            "amount": -5,
+            "optional": True,
+            "after_hours": 48,
+            "not_if_vetoed_or_self_killed": True,
+        },
     ]
     for rule in rules:
-        matter_effect_define(admin=admin, proposal=citation, now=t0 - timedelta(hours=1), core_kind="proposal",
-                             column="Thalers", **rule)
+        matter_effect_define(
+            admin=admin, proposal=citation, now=t0 - timedelta(hours=1), core_kind="proposal", column="Thalers", **rule
+        )
     return players, citation
 
 
@@ -57,21 +92,37 @@ def village(t0, *, phase=""):
     admin = players[1]
     dynasty = players[0].dynasties_ruled.get()
     day = t0 - timedelta(days=1)
-    gndt_column_add(dynasty=dynasty, by=admin, now=day, name="Alive", kind="choice", choices=["Yes", "No"],
-                    default="Yes")
+    gndt_column_add(
+        dynasty=dynasty, by=admin, now=day, name="Alive", kind="choice", choices=["Yes", "No"], default="Yes"
+    )
     gndt_column_add(dynasty=dynasty, by=admin, now=day, name="Occupation", kind="text")
     gndt_rows_add_missing_players(dynasty=dynasty, by=admin, now=day)
-    changes = {("P07", "Alive"): "No", ("P08", "Alive"): "No", ("P06", "Occupation"): "Prisoner",
-               ("P01", "Occupation"): "Mayor"}
-    seen = {("P07", "Alive"): "Yes", ("P08", "Alive"): "Yes", ("P06", "Occupation"): "",
-            ("P01", "Occupation"): ""}
+    changes = {
+        ("P07", "Alive"): "No",
+        ("P08", "Alive"): "No",
+        ("P06", "Occupation"): "Prisoner",
+        ("P01", "Occupation"): "Mayor",
+    }
+    seen = {("P07", "Alive"): "Yes", ("P08", "Alive"): "Yes", ("P06", "Occupation"): "", ("P01", "Occupation"): ""}
     gndt_update(dynasty=dynasty, by=admin, changes=changes, seen=seen, comment="The story so far", now=day)
     citation = enacted_proposal(players, at=t0 - timedelta(hours=20))
     matter_kind_define(
-        admin=admin, proposal=citation, now=t0 - timedelta(hours=1), name="Town Meeting", base="proposal",
-        subject_rule="phrase", subject_text="Town Meeting",
-        posters="filter", posters_filter=[{"column": "Alive", "op": "=", "value": "Yes"}],
-        electorate="filter", electorate_filter=[{"column": "Alive", "op": "=", "value": "Yes"},
-                                                {"column": "Occupation", "op": "≠", "value": "Prisoner"}],
-        quorum="eligible", veto="emperor", phase=phase)
+        admin=admin,
+        proposal=citation,
+        now=t0 - timedelta(hours=1),
+        name="Town Meeting",
+        base="proposal",
+        subject_rule="phrase",
+        subject_text="Town Meeting",
+        posters="filter",
+        posters_filter=[{"column": "Alive", "op": "=", "value": "Yes"}],
+        electorate="filter",
+        electorate_filter=[
+            {"column": "Alive", "op": "=", "value": "Yes"},
+            {"column": "Occupation", "op": "≠", "value": "Prisoner"},
+        ],
+        quorum="eligible",
+        veto="emperor",
+        phase=phase,
+    )
     return players, citation

@@ -8,6 +8,7 @@ library's ``http.client``, one connection each, with a timeout, so a race is bou
 
 from __future__ import annotations
 
+import fcntl
 import http.client
 import os
 import secrets
@@ -31,20 +32,22 @@ REQUEST_TIMEOUT = 30.0
 
 def _database_url() -> str:
     db = connection.settings_dict
-    return (f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or HOST}:{db['PORT'] or 5432}/{db['NAME']}")
+    return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or HOST}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 def server_environment() -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "blognomic.settings",
-        "DATABASE_URL": _database_url(),
-        "DEBUG": "0",
-        "SECRET_KEY": settings.SECRET_KEY,
-        "ALLOWED_HOSTS": HOST,
-        "SECURE_SSL_REDIRECT": "0",
-        "BEHIND_TLS_PROXY": "0",
-    })
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "blognomic.settings",
+            "DATABASE_URL": _database_url(),
+            "DEBUG": "0",
+            "SECRET_KEY": settings.SECRET_KEY,
+            "ALLOWED_HOSTS": HOST,
+            "SECURE_SSL_REDIRECT": "0",
+            "BEHIND_TLS_PROXY": "0",
+        }
+    )
     return env
 
 
@@ -57,6 +60,24 @@ def _static_collected() -> bool:
     return all(path.stat().st_mtime <= manifest.stat().st_mtime for path in sources)
 
 
+def collect_static_once(env: dict[str, str]) -> None:
+    """Run collectstatic unless the manifest is up to date. WhiteNoise's manifest storage needs it; STATIC_ROOT
+    is ignored by git. The suite's processes (both databases' runs, each with its workers) share STATIC_ROOT,
+    so they take turns under a lock: one collects, the others find the manifest fresh."""
+    lock_path = ROOT / ".run" / "collectstatic.lock"
+    lock_path.parent.mkdir(exist_ok=True)
+    with lock_path.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not _static_collected():
+            subprocess.run(
+                [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+                cwd=ROOT,
+                env=env,
+                check=True,
+                timeout=120,
+            )
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind((HOST, 0))
@@ -66,28 +87,44 @@ def _free_port() -> int:
 class Gunicorn:
     """gunicorn with threaded workers, so that requests really run at once; a context manager."""
 
-    def __init__(self, *, workers: int = 4, threads: int = 4, logfile: Path) -> None:
+    def __init__(self, *, workers: int = 4, threads: int = 4, logfile: Path, environment: dict | None = None) -> None:
         self.port = _free_port()
         self.logfile = logfile
-        self.env = server_environment()
+        self.env = {**server_environment(), **(environment or {})}
         self.command = [
-            str(Path(sys.executable).parent / "gunicorn"), "blognomic.wsgi",
-            "--bind", f"{HOST}:{self.port}", "--workers", str(workers), "--threads", str(threads),
-            "--timeout", "60", "--graceful-timeout", "5",
+            str(Path(sys.executable).parent / "gunicorn"),
+            "blognomic.wsgi",
+            "--bind",
+            f"{HOST}:{self.port}",
+            "--workers",
+            str(workers),
+            "--threads",
+            str(threads),
+            "--timeout",
+            "60",
+            "--graceful-timeout",
+            "5",
         ]
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> Gunicorn:
-        if not _static_collected():
-            # WhiteNoise's manifest storage needs collectstatic; STATIC_ROOT is ignored by git.
-            subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT,
-                           env=self.env, check=True, timeout=120)
-        with self.logfile.open("wb") as log:
-            self.process = subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdout=log,
-                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                            start_new_session=True)
-        self._wait_ready()
+        self.start()
+        self.wait_ready()
         return self
+
+    def start(self) -> None:
+        """Start gunicorn without waiting for it to answer (``wait_ready``), so several may start at once."""
+        collect_static_once(self.env)
+        with self.logfile.open("wb") as log:
+            self.process = subprocess.Popen(
+                self.command,
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
 
     def __exit__(self, *exc) -> None:
         if self.process is None or self.process.poll() is not None:
@@ -99,7 +136,7 @@ class Gunicorn:
             self.process.kill()
             self.process.wait(timeout=5)
 
-    def _wait_ready(self, timeout: float = 60) -> None:
+    def wait_ready(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -119,8 +156,15 @@ class Gunicorn:
         except OSError:
             return ""
 
-    def request(self, method: str, path: str, *, session: Session | None = None, data: dict | None = None,
-                timeout: float = REQUEST_TIMEOUT) -> tuple[int, str]:
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        session: Session | None = None,
+        data: dict | None = None,
+        timeout: float = REQUEST_TIMEOUT,
+    ) -> tuple[int, str]:
         """One request on a connection of its own: the status and the body as text."""
         headers = {"Host": HOST}
         body = None
@@ -149,12 +193,15 @@ class Session:
         self.csrf = secrets.token_hex(16)  # 32 characters from Django's allowed alphabet
 
     def headers(self) -> dict[str, str]:
-        return {"Cookie": f"{settings.SESSION_COOKIE_NAME}={self.sessionid}; {settings.CSRF_COOKIE_NAME}={self.csrf}",
-                "X-CSRFToken": self.csrf}
+        return {
+            "Cookie": f"{settings.SESSION_COOKIE_NAME}={self.sessionid}; {settings.CSRF_COOKIE_NAME}={self.csrf}",
+            "X-CSRFToken": self.csrf,
+        }
 
 
-def fire_together(server: Gunicorn, requests: list[tuple[str, str, Session, dict]],
-                  *, deadline: float = 90.0) -> list[tuple[int, str]]:
+def fire_together(
+    server: Gunicorn, requests: list[tuple[str, str, Session, dict]], *, deadline: float = 90.0
+) -> list[tuple[int, str]]:
     """Send every request at one instant, each from its own thread and connection; (status, body) each.
 
     A request that fails or is still unanswered after ``deadline`` seconds counts as status 0.

@@ -9,20 +9,26 @@ from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
+from django.db import transaction
+from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 
-from blognomic.commitments.services import seal_create
-from blognomic.demo import RULESET_TEXT
-from blognomic.messaging.services import message_send
-from blognomic.roster.services import application_submit, player_idle, player_leave
+from blognomic.community.commitments.services import seal_create
+from blognomic.community.messaging.services import message_send
+from blognomic.flows.roster.services import application_submit, player_idle, player_leave
+from blognomic.moving.demo import RULESET_TEXT
 from dynasties.models import Application, User
 from gndt.models import Action, Column, Row, ScheduledEffect, Update
 from gndt.services import gndt_action_save, gndt_update
 from gndt.services.effects import gndt_effect_save
+from gndt.services.private_decks import private_deck_deal
 from ruleset.models import Page
 from ruleset.services import page_create, revision_add
 from ruleset.structure import parse_ruleset
@@ -98,8 +104,13 @@ def build_game(now) -> Game:
     spectator = make_spectator("Onlooker")
     player_idle(user=idle, by=idle, now=now - timedelta(days=5))  # past the four days before unidling
     player_leave(user=former, now=now - timedelta(days=1))
-    application = application_submit(name="Hopeful", password="a-good-passphrase", message="Let me in",
-                                     ip_address=APPLICANT_ADDRESS, now=now - timedelta(hours=1))
+    application = application_submit(
+        name="Hopeful",
+        password="a-good-passphrase",
+        message="Let me in",
+        ip_address=APPLICANT_ADDRESS,
+        now=now - timedelta(hours=1),
+    )
 
     enacted = make_proposal(bystander, at=now - timedelta(days=3), title="Proposal: Old Business")
     for player in (emperor, admin, voter):
@@ -110,64 +121,121 @@ def build_game(now) -> Game:
     # Vetoed, so an admin may fail it at once: the resolve row shows who may resolve, not when.
     vote(pending, emperor, "veto", at=now - timedelta(minutes=50))
     # Uncommented, so its author may still edit it: the edit row shows who may edit.
-    story = post_create(author=active, kind=Kind.STORY, title="Story Post: The Lamp Room",
-                        body="It smells of oil.", now=now - timedelta(minutes=30))
+    story = post_create(
+        author=active,
+        kind=Kind.STORY,
+        title="Story Post: The Lamp Room",
+        body="It smells of oil.",
+        now=now - timedelta(minutes=30),
+    )
 
-    ruleset = page_create(title="Ruleset", kind=Page.RULESET, author=admin, text=RULESET_TEXT, summary="Start",
-                          now=start, slug="ruleset")
-    revision_add(page=ruleset, author=admin, text=RULESET_TEXT + "\nA closing line.\n", summary="More",
-                 now=start + timedelta(days=1))
+    ruleset = page_create(
+        title="Ruleset", kind=Page.RULESET, author=admin, text=RULESET_TEXT, summary="Start", now=start, slug="ruleset"
+    )
+    revision_add(
+        page=ruleset,
+        author=admin,
+        text=RULESET_TEXT + "\nA closing line.\n",
+        summary="More",
+        now=start + timedelta(days=1),
+    )
     notes = page_create(title="Notes", author=active, text="Some notes.", now=start + timedelta(days=2))
-    revision_add(page=notes, author=active, text="Some notes, revised.", summary="Revised",
-                 now=start + timedelta(days=3))
+    revision_add(
+        page=notes, author=active, text="Some notes, revised.", summary="Revised", now=start + timedelta(days=3)
+    )
     rule = parse_ruleset(RULESET_TEXT).find("1.1")
 
     dynasty = gndt.dynasty
     money = Column.objects.get(dynasty=dynasty, name="Money")
     row = Row.objects.get(dynasty=dynasty, user=active)
-    gndt_update(dynasty=dynasty, by=active, changes={(row.name, "Money"): "290"},
-                seen={(row.name, "Money"): "300"}, comment="Spent ten", now=now - timedelta(hours=3))
+    gndt_update(
+        dynasty=dynasty,
+        by=active,
+        changes={(row.name, "Money"): "290"},
+        seen={(row.name, "Money"): "300"},
+        comment="Spent ten",
+        now=now - timedelta(hours=3),
+    )
     update = Update.objects.filter(dynasty=dynasty, by=active).latest("pk")
     daily, weekly = (choice for choice, _ in Action.FREQUENCY_CHOICES[:2])
     action = gndt_action_save(dynasty=dynasty, by=admin, now=start, name="Polish the lamp", frequency=daily)
     effect = gndt_effect_save(dynasty=dynasty, by=admin, now=start, name="Wages", column=money, delta=1)
 
-    conversation = message_send(sender=active, recipients=[emperor.username], subject="Plans", body="Meet at dawn",
-                                now=now - timedelta(minutes=20))
+    conversation = message_send(
+        sender=active,
+        recipients=[emperor.username],
+        subject="Plans",
+        body="Meet at dawn",
+        now=now - timedelta(minutes=20),
+    )
     seal = seal_create(owner=active, title="Hole cards", text="AS KD", now=now - timedelta(minutes=10))
+    deck = private_deck_deal(dynasty=dynasty, owner=active, hand="3", now=now - timedelta(minutes=10))
     active.notices_feed_token = "f" * 43
     active.save(update_fields=["notices_feed_token"])
 
-    users = {"visitor": None, "applicant": None, "non_player": spectator, "idle": idle, "active": active,
-             "emperor": emperor, "admin": admin, "former": former}
+    users = {
+        "visitor": None,
+        "applicant": None,
+        "non_player": spectator,
+        "idle": idle,
+        "active": active,
+        "emperor": emperor,
+        "admin": admin,
+        "former": former,
+    }
     slug = pending.slug
     args = {
         "month_archive": {"year": now.year, "month": now.month},
         "category": {"category": "proposals"},
-        "post_detail": {"slug": slug}, "comment_create": {"slug": slug}, "tally_box": {"slug": slug},
-        "emperor_decide": {"slug": slug}, "edit_post": {"slug": story.slug},
-        "resolve": {"slug": slug}, "reopen": {"slug": enacted.slug},
+        "post_detail": {"slug": slug},
+        "comment_create": {"slug": slug},
+        "tally_box": {"slug": slug},
+        "emperor_decide": {"slug": slug},
+        "edit_post": {"slug": story.slug},
+        "resolve": {"slug": slug},
+        "reopen": {"slug": enacted.slug},
+        "carried_out": {"slug": enacted.slug},
         "player_detail": {"name": bystander.username},
-        "wiki_page": {"slug": notes.slug}, "wiki_history": {"slug": "ruleset"},
-        "wiki_revision": {"slug": "ruleset", "number": 1}, "wiki_revert": {"slug": notes.slug, "number": 1},
-        "wiki_as_of": {"slug": "ruleset"}, "wiki_diff_form": {"slug": "ruleset"},
-        "wiki_diff": {"slug": "ruleset", "old": "1", "new": "2"}, "wiki_edit": {"slug": notes.slug},
-        "wiki_protect": {"slug": notes.slug}, "wiki_rule": {"slug": "ruleset", "ref": "1.1"},
+        "wiki_page": {"slug": notes.slug},
+        "wiki_history": {"slug": "ruleset"},
+        "wiki_revision": {"slug": "ruleset", "number": 1},
+        "wiki_revert": {"slug": notes.slug, "number": 1},
+        "wiki_as_of": {"slug": "ruleset"},
+        "wiki_diff_form": {"slug": "ruleset"},
+        "wiki_diff": {"slug": "ruleset", "old": "1", "new": "2"},
+        "wiki_edit": {"slug": notes.slug},
+        "wiki_protect": {"slug": notes.slug},
+        "wiki_rule": {"slug": "ruleset", "ref": "1.1"},
         "wiki_rule_history": {"slug": "ruleset", "anchor": rule.anchor},
-        "gndt_update": {"pk": update.pk}, "gndt_undo": {"pk": update.pk},
-        "gndt_dynasty_table": {"number": dynasty.number}, "gndt_dynasty_log": {"number": dynasty.number},
+        "gndt_update": {"pk": update.pk},
+        "gndt_undo": {"pk": update.pk},
+        "gndt_dynasty_table": {"number": dynasty.number},
+        "gndt_dynasty_log": {"number": dynasty.number},
         "gndt_dynasty_export": {"number": dynasty.number},
-        "gndt_column_edit": {"pk": money.pk}, "gndt_action_edit": {"pk": action.pk},
+        "gndt_column_edit": {"pk": money.pk},
+        "gndt_action_edit": {"pk": action.pk},
         "gndt_effect_edit": {"pk": effect.pk},
         "gndt_remove": {"kind": "actions", "pk": action.pk},
         "application_decide": {"pk": application.pk},
         "dynasty_detail": {"number": dynasty.number},
-        "idle": {"name": bystander.username}, "unidle": {"name": idle.username},
-        "rename": {"name": bystander.username}, "set_admin": {"name": bystander.username},
-        "category_feed": {"category": "proposals"}, "post_comments_feed": {"slug": slug},
-        "wiki_feed": {"slug": "ruleset"}, "notices_feed": {"token": active.notices_feed_token},
-        "message_thread": {"pk": conversation.pk}, "seal_reveal": {"pk": seal.pk},
-        "api:post": {"post_id": slug}, "amendment_revert": {"pk": 999999}, "stats_chart": {"name": "active-players"},
+        "idle": {"name": bystander.username},
+        "unidle": {"name": idle.username},
+        "rename": {"name": bystander.username},
+        "set_admin": {"name": bystander.username},
+        "category_feed": {"category": "proposals"},
+        "post_comments_feed": {"slug": slug},
+        "wiki_feed": {"slug": "ruleset"},
+        "notices_feed": {"token": active.notices_feed_token},
+        "message_thread": {"pk": conversation.pk},
+        "seal_reveal": {"pk": seal.pk},
+        "private_deck": {"pk": deck.pk},
+        "api:post": {"post_id": slug},
+        "api_not_found": {"rest": "no-such-endpoint"},
+        "email_confirm": {"token": "not-a-token"},
+        "unsubscribe": {"token": "not-a-token"},
+        "password_reset_confirm": {"uidb64": "MQ", "token": "not-a-token"},
+        "amendment_revert": {"pk": 999999},
+        "stats_chart": {"name": "active-players"},
         "stats_table": {"table": "players"},
         "game_at": {"moment": f"{now - timedelta(hours=1):%Y-%m-%dT%H:%M:%SZ}"},
     }
@@ -188,10 +256,24 @@ def build_game(now) -> Game:
         "gndt_column_edit": {"name": "Money", "kind": Column.INTEGER, "default": "301", "order": 1},
         "gndt_action_new": {"name": "Trim the wick", "frequency": daily},
         "gndt_action_edit": {"name": "Polish the lamp", "frequency": weekly},
-        "gndt_effect_new": {"name": "Tax", "column": money.pk, "target": ScheduledEffect.PLAYERS, "delta": -1,
-                            "hour": 0, "minute": 0, "enabled": "on"},
-        "gndt_effect_edit": {"name": "Wages", "column": money.pk, "target": ScheduledEffect.PLAYERS, "delta": 2,
-                             "hour": 0, "minute": 0, "enabled": "on"},
+        "gndt_effect_new": {
+            "name": "Tax",
+            "column": money.pk,
+            "target": ScheduledEffect.PLAYERS,
+            "delta": -1,
+            "hour": 0,
+            "minute": 0,
+            "enabled": "on",
+        },
+        "gndt_effect_edit": {
+            "name": "Wages",
+            "column": money.pk,
+            "target": ScheduledEffect.PLAYERS,
+            "delta": 2,
+            "hour": 0,
+            "minute": 0,
+            "enabled": "on",
+        },
         "gndt_row_new": {"name": "The Harbour"},
         "gndt_list_save": {"name": "FRUIT", "entries": "Apple, Pear", "scope": "dynasty"},
         "gndt_variable_new": {"label": "Time of day", "phase_rule": "day-parity", "proposal": enacted.slug},
@@ -203,12 +285,17 @@ def build_game(now) -> Game:
         "core_rules": {"parameter": "pending_limit", "value": "3", "proposal": enacted.slug},
         "ascension": {"step": "hand-over", "to": voter.username},
         "login": {"username": "P07", "password": "test-password"},
-        "password_change": {"old_password": "test-password", "new_password1": "Brass lantern 1911",
-                            "new_password2": "Brass lantern 1911"},
+        "password_change": {
+            "old_password": "test-password",
+            "new_password1": "Brass lantern 1911",
+            "new_password2": "Brass lantern 1911",
+        },
         "messages_compose": {"to": emperor.username, "subject": "Hello", "body": "A word in private."},
         "message_thread": {"body": "Agreed."},
         "seal_new": {"title": "Codename", "text": ":PROTO is mine"},
         "seal_reveal": {"text": "AS KD"},
+        "private_decks": {"hand": "4"},
+        "private_deck": {"step": "draw", "count": "2"},
         "notice_preferences": {"mention": "on"},
         "webhooks": {"url": "https://chat.example.org/hook"},
     }
@@ -217,3 +304,25 @@ def build_game(now) -> Game:
     headers = {"gndt_cell_form": {"HTTP_HX_REQUEST": "true"}}
     assert Application.objects.filter(status=Application.PENDING).count() == 1
     return Game(users=users, args=args, data=data, queries=queries, headers=headers)
+
+
+@contextmanager
+def game_with_clients(django_db_blocker) -> Iterator[tuple[Game, dict[str, Client]]]:
+    """The game built once (for a module), with a client per role logged in as it; rolled back at the end.
+
+    A view's exception is an answer like any other (a 500 in the table is a bug to fix), so the clients return
+    it rather than raising it.
+    """
+    fast = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
+    with fast, django_db_blocker.unblock(), transaction.atomic():
+        built = build_game(timezone.now())
+        clients = {}
+        for role in ROLES:
+            client = Client(
+                REMOTE_ADDR=APPLICANT_ADDRESS if role == "applicant" else "198.51.100.7", raise_request_exception=False
+            )
+            if built.users[role] is not None:
+                client.force_login(built.users[role])
+            clients[role] = client
+        yield built, clients
+        transaction.set_rollback(True)

@@ -14,8 +14,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.core.management import CommandError, call_command
 
-from blognomic.archive import ArchiveError, export_archive, import_archive
-from blognomic.archive import importer as archive_importer
+from blognomic.moving.archive import ArchiveError, export_archive, import_archive
+from blognomic.moving.archive import importer as archive_importer
 from dynasties.models import Absence, Dynasty, Game, User
 from ruleset.models import Page, Revision
 from tests.factories import make_proposal, make_table, vote
@@ -36,93 +36,197 @@ def game_archive() -> dict:
         "profile": "2016",
         "players": [
             {"name": "Kevan", "admin": True, "idle": False, "joined_at": "2016-06-01T00:00:00Z"},
-            {"name": "Seventy-Fifth Trombone", "admin": False, "idle": False,
-             "joined_at": "2016-06-02T10:00:00Z"},
-            {"name": "Prince Anduril", "admin": True, "idle": False, "joined_at": "2016-06-03T00:00:00Z",
-             "past_absences": [
-                 {"kind": "idle", "from": "2016-06-10T00:00:00Z", "until": "2016-06-20T00:00:00Z"},
-             ]},
-            {"name": "The Duke of Waltham", "admin": False, "idle": False,
-             "joined_at": "2016-06-04T00:00:00Z"},
+            {"name": "Seventy-Fifth Trombone", "admin": False, "idle": False, "joined_at": "2016-06-02T10:00:00Z"},
+            {
+                "name": "Prince Anduril",
+                "admin": True,
+                "idle": False,
+                "joined_at": "2016-06-03T00:00:00Z",
+                "past_absences": [
+                    {"kind": "idle", "from": "2016-06-10T00:00:00Z", "until": "2016-06-20T00:00:00Z"},
+                ],
+            },
+            {"name": "The Duke of Waltham", "admin": False, "idle": False, "joined_at": "2016-06-04T00:00:00Z"},
             {"name": "ais523", "admin": False, "idle": False, "joined_at": "2016-06-05T00:00:00Z"},
-            {"name": "Sleepy O'Brien", "admin": False, "idle": True, "joined_at": "2016-06-06T00:00:00Z",
-             "idle_since": "2016-07-01T00:00:00Z"},
-            {"name": "Gone Fishing", "admin": False, "idle": False, "joined_at": "2016-06-07T00:00:00Z",
-             "left_at": "2016-07-10T00:00:00Z"},
+            {
+                "name": "Sleepy O'Brien",
+                "admin": False,
+                "idle": True,
+                "joined_at": "2016-06-06T00:00:00Z",
+                "idle_since": "2016-07-01T00:00:00Z",
+            },
+            {
+                "name": "Gone Fishing",
+                "admin": False,
+                "idle": False,
+                "joined_at": "2016-06-07T00:00:00Z",
+                "left_at": "2016-07-10T00:00:00Z",
+            },
         ],
         "dynasties": [
-            {"number": 141, "emperor": None, "player_term": "Player", "emperor_term": "Emperor",
-             "theme": "", "started_at": "2016-06-01T00:00:00Z", "ended_at": "2016-07-01T00:00:00Z"},
-            {"number": 142, "emperor": "Kevan", "player_term": "Hunter",
-             "player_term_plural": "Hunting Party", "emperor_term": "Pirate", "theme": "Pirates",
-             "started_at": "2016-07-01T00:00:00Z", "ended_at": None},
+            {
+                "number": 141,
+                "emperor": None,
+                "player_term": "Player",
+                "emperor_term": "Emperor",
+                "theme": "",
+                "started_at": "2016-06-01T00:00:00Z",
+                "ended_at": "2016-07-01T00:00:00Z",
+            },
+            {
+                "number": 142,
+                "emperor": "Kevan",
+                "player_term": "Hunter",
+                "player_term_plural": "Hunting Party",
+                "emperor_term": "Pirate",
+                "theme": "Pirates",
+                "started_at": "2016-07-01T00:00:00Z",
+                "ended_at": None,
+            },
         ],
         "posts": [
             {
-                "id": "quorum_failures", "kind": "proposal", "title": "Proposal: Quorum Failures",
-                "author": "Seventy-Fifth Trombone", "posted_at": "2016-07-25T03:32:29Z", "dynasty": 142,
-                "body": "Add a rule about **Quorum**.", "flavour": "", "status": "pending",
+                "id": "quorum_failures",
+                "kind": "proposal",
+                "title": "Proposal: Quorum Failures",
+                "author": "Seventy-Fifth Trombone",
+                "posted_at": "2016-07-25T03:32:29Z",
+                "dynasty": 142,
+                "body": "Add a rule about **Quorum**.",
+                "flavour": "",
+                "status": "pending",
                 "resolution": None,
                 "comments": [
                     {"author": "ais523", "at": "2016-07-25T11:32:44Z", "icon": "for", "text": "Looks fine."},
-                    {"author": "A Passing Reader", "at": "2016-07-25T12:00:00Z", "icon": "for",
-                     "text": "I would vote for this if I could."},
+                    {
+                        "author": "A Passing Reader",
+                        "at": "2016-07-25T12:00:00Z",
+                        "icon": "for",
+                        "text": "I would vote for this if I could.",
+                    },
                     {"author": "Prince Anduril", "at": "2016-07-25T13:00:00Z", "icon": "against", "text": ""},
                 ],
             },
             {
-                "id": "treasure_maps", "kind": "proposal", "title": "Proposal: Treasure Maps",
-                "author": "Prince Anduril", "posted_at": "2016-07-20T09:00:00Z", "dynasty": 142,
-                "body": "Each Hunter has a Map.", "flavour": "Arr.", "status": "enacted",
-                "resolution": {"by": "Kevan", "at": "2016-07-21T10:00:00Z", "outcome": "enacted",
-                               "note": "Enacted 4-0 (Quorum 3) by Kevan.",
-                               "tally": {"for": 4, "against": 0, "quorum": 3}},
+                "id": "treasure_maps",
+                "kind": "proposal",
+                "title": "Proposal: Treasure Maps",
+                "author": "Prince Anduril",
+                "posted_at": "2016-07-20T09:00:00Z",
+                "dynasty": 142,
+                "body": "Each Hunter has a Map.",
+                "flavour": "Arr.",
+                "status": "enacted",
+                "resolution": {
+                    "by": "Kevan",
+                    "at": "2016-07-21T10:00:00Z",
+                    "outcome": "enacted",
+                    "note": "Enacted 4-0 (Quorum 3) by Kevan.",
+                    "tally": {"for": 4, "against": 0, "quorum": 3},
+                },
                 "comments": [
                     {"author": "Kevan", "at": "2016-07-20T10:00:00Z", "icon": "for", "text": "Yes."},
                     {"author": "ais523", "at": "2016-07-20T11:00:00Z", "icon": "for", "text": ""},
-                    {"author": "The Duke of Waltham", "at": "2016-07-20T12:00:00Z", "icon": "for",
-                     "text": "Aye"},
+                    {"author": "The Duke of Waltham", "at": "2016-07-20T12:00:00Z", "icon": "for", "text": "Aye"},
                 ],
             },
             {
-                "id": "walk_the_plank", "kind": "proposal", "title": "Proposal: Walk the Plank",
-                "author": "ais523", "posted_at": "2016-07-21T09:00:00Z", "dynasty": 142, "body": "Oops.",
-                "flavour": "", "status": "failed",
-                "resolution": {"by": "Prince Anduril", "at": "2016-07-21T15:00:00Z", "outcome": "self-killed",
-                               "note": "Failed by Prince Anduril: self-killed."},
+                "id": "walk_the_plank",
+                "kind": "proposal",
+                "title": "Proposal: Walk the Plank",
+                "author": "ais523",
+                "posted_at": "2016-07-21T09:00:00Z",
+                "dynasty": 142,
+                "body": "Oops.",
+                "flavour": "",
+                "status": "failed",
+                "resolution": {
+                    "by": "Prince Anduril",
+                    "at": "2016-07-21T15:00:00Z",
+                    "outcome": "self-killed",
+                    "note": "Failed by Prince Anduril: self-killed.",
+                },
                 "comments": [
-                    {"author": "ais523", "at": "2016-07-21T09:30:00Z", "icon": "against",
-                     "text": "Withdrawn, this is broken."},
+                    {
+                        "author": "ais523",
+                        "at": "2016-07-21T09:30:00Z",
+                        "icon": "against",
+                        "text": "Withdrawn, this is broken.",
+                    },
                 ],
             },
             {
-                "id": "cfj_map_counts", "kind": "cfj", "title": "Call for Judgement: Map Counts",
-                "author": "The Duke of Waltham", "posted_at": "2016-07-22T09:00:00Z", "dynasty": 142,
-                "body": "The Maps were miscounted.", "flavour": "", "status": "pending", "resolution": None,
+                "id": "cfj_map_counts",
+                "kind": "cfj",
+                "title": "Call for Judgement: Map Counts",
+                "author": "The Duke of Waltham",
+                "posted_at": "2016-07-22T09:00:00Z",
+                "dynasty": 142,
+                "body": "The Maps were miscounted.",
+                "flavour": "",
+                "status": "pending",
+                "resolution": None,
                 "comments": [{"author": "Kevan", "at": "2016-07-22T10:00:00Z", "icon": "for", "text": ""}],
             },
             {
-                "id": "welcome_aboard", "kind": "story", "title": "Welcome aboard", "author": "Kevan",
-                "posted_at": "2016-07-01T00:05:00Z", "edited_at": "2016-07-01T00:07:00Z", "dynasty": 142,
+                "id": "welcome_aboard",
+                "kind": "story",
+                "title": "Welcome aboard",
+                "author": "Kevan",
+                "posted_at": "2016-07-01T00:05:00Z",
+                "edited_at": "2016-07-01T00:07:00Z",
+                "dynasty": 142,
                 "body": "The Pirate welcomes you.",
-                "flavour": "", "status": None, "resolution": None, "sticky": True,
-                "comments": [{"author": "A Passing Reader", "at": "2016-07-01T08:00:00Z", "icon": None,
-                              "text": "Good luck, all."}],
+                "flavour": "",
+                "status": None,
+                "resolution": None,
+                "sticky": True,
+                "comments": [
+                    {
+                        "author": "A Passing Reader",
+                        "at": "2016-07-01T08:00:00Z",
+                        "icon": None,
+                        "text": "Good luck, all.",
+                    }
+                ],
             },
         ],
         "wiki": {
             "pages": [
-                {"title": "Ruleset", "kind": "ruleset", "protected": True, "revisions": [
-                    {"at": "2016-07-01T00:00:00Z", "author": "Kevan", "summary": "New dynasty",
-                     "text": "1. Hunters\n", "post": None},
-                    {"at": "2016-07-21T10:00:00Z", "author": "Kevan", "summary": "Treasure Maps",
-                     "text": "1. Hunters\n2. Maps\n", "post": "treasure_maps"},
-                    {"at": "2016-07-22T00:00:00Z", "author": None, "summary": "Typo",
-                     "text": "1. Hunters\n2. Treasure Maps\n", "post": None},
-                ]},
-                {"title": "Gamestate Notes", "revisions": [
-                    {"at": "2016-07-02T00:00:00Z", "author": "ais523", "summary": "", "text": "Nothing yet."},
-                ]},
+                {
+                    "title": "Ruleset",
+                    "kind": "ruleset",
+                    "protected": True,
+                    "revisions": [
+                        {
+                            "at": "2016-07-01T00:00:00Z",
+                            "author": "Kevan",
+                            "summary": "New dynasty",
+                            "text": "1. Hunters\n",
+                            "post": None,
+                        },
+                        {
+                            "at": "2016-07-21T10:00:00Z",
+                            "author": "Kevan",
+                            "summary": "Treasure Maps",
+                            "text": "1. Hunters\n2. Maps\n",
+                            "post": "treasure_maps",
+                        },
+                        {
+                            "at": "2016-07-22T00:00:00Z",
+                            "author": None,
+                            "summary": "Typo",
+                            "text": "1. Hunters\n2. Treasure Maps\n",
+                            "post": None,
+                        },
+                    ],
+                },
+                {
+                    "title": "Gamestate Notes",
+                    "revisions": [
+                        {"at": "2016-07-02T00:00:00Z", "author": "ais523", "summary": "", "text": "Nothing yet."},
+                    ],
+                },
             ],
         },
     }
@@ -176,8 +280,13 @@ def test_import_creates_players_whose_names_hold_spaces_and_punctuation(tmp_path
     assert User.objects.get(username="Prince Anduril").is_admin
     assert User.objects.get(username="Sleepy O'Brien").is_player
     assert set(User.objects.players().values_list("username", flat=True)) == {
-        "Kevan", "Seventy-Fifth Trombone", "Prince Anduril", "The Duke of Waltham", "ais523",
-        "Sleepy O'Brien", "Gone Fishing",
+        "Kevan",
+        "Seventy-Fifth Trombone",
+        "Prince Anduril",
+        "The Duke of Waltham",
+        "ais523",
+        "Sleepy O'Brien",
+        "Gone Fishing",
     }
 
 
@@ -213,7 +322,7 @@ def test_import_records_past_absences_so_past_activity_is_known(tmp_path):
 
 
 def test_import_keeps_a_commenter_outside_players_as_a_non_player_account(tmp_path):
-    """"A comment whose author is not in players is kept as a comment by a non-player account"."""
+    """ "A comment whose author is not in players is kept as a comment by a non-player account"."""
     import_file(write_archive(tmp_path, game_archive()))
 
     reader = User.objects.get(username="A Passing Reader")
@@ -248,7 +357,9 @@ def test_import_creates_each_post_with_its_kind_status_and_comments(tmp_path):
     assert pending.dynasty.number == 142
     assert "<strong>Quorum</strong>" in pending.body_html
     assert list(pending.comments.order_by("at").values_list("author__username", "icon")) == [
-        ("ais523", "for"), ("A Passing Reader", "for"), ("Prince Anduril", "against"),
+        ("ais523", "for"),
+        ("A Passing Reader", "for"),
+        ("Prince Anduril", "against"),
     ]
     cfj = Post.objects.get(slug="cfj_map_counts")
     assert (cfj.kind, cfj.status) == ("cfj", "pending")
@@ -267,7 +378,9 @@ def test_import_records_the_resolution_of_an_enacted_proposal(tmp_path):
     assert enacted.admin_note == "Enacted 4-0 (Quorum 3) by Kevan."
     resolution = enacted.resolutions.get()
     assert (resolution.outcome, resolution.by.username, resolution.at) == (
-        "enacted", "Kevan", utc("2016-07-21T10:00:00"),
+        "enacted",
+        "Kevan",
+        utc("2016-07-21T10:00:00"),
     )
     assert resolution.tally == {"for": 4, "against": 0, "quorum": 3}
 
@@ -304,13 +417,34 @@ def test_import_of_a_partial_archive_may_refer_to_a_dynasty_and_posts_already_st
     """A later archive with only posts may name a dynasty and link revisions to posts already imported."""
     import_archive(game_archive())
     later = {
-        "format": "blognomic-archive", "version": 1,
-        "posts": [{"id": "more_maps", "kind": "proposal", "title": "Proposal: More Maps", "author": "Kevan",
-                   "posted_at": "2016-07-26T00:00:00Z", "dynasty": 142, "status": "pending"}],
-        "wiki": {"pages": [{"title": "Ruleset", "revisions": [
-            {"at": "2016-07-26T01:00:00Z", "author": "Kevan", "text": "1. Hunters\n",
-             "post": "walk_the_plank"},
-        ]}]},
+        "format": "blognomic-archive",
+        "version": 1,
+        "posts": [
+            {
+                "id": "more_maps",
+                "kind": "proposal",
+                "title": "Proposal: More Maps",
+                "author": "Kevan",
+                "posted_at": "2016-07-26T00:00:00Z",
+                "dynasty": 142,
+                "status": "pending",
+            }
+        ],
+        "wiki": {
+            "pages": [
+                {
+                    "title": "Ruleset",
+                    "revisions": [
+                        {
+                            "at": "2016-07-26T01:00:00Z",
+                            "author": "Kevan",
+                            "text": "1. Hunters\n",
+                            "post": "walk_the_plank",
+                        },
+                    ],
+                }
+            ]
+        },
     }
     import_archive(later)
 
@@ -324,7 +458,7 @@ def test_import_of_a_partial_archive_may_refer_to_a_dynasty_and_posts_already_st
 
 
 def test_export_then_import_into_an_empty_database_gives_the_same_export(tmp_path):
-    """"Importing an export gives back the same game": export, empty, import the export, export again."""
+    """ "Importing an export gives back the same game": export, empty, import the export, export again."""
     import_file(write_archive(tmp_path, game_archive()))
     first = export_file(tmp_path, "first.json")
 
@@ -344,8 +478,9 @@ def test_a_game_played_through_the_services_survives_the_round_trip(tmp_path, t0
         vote(proposal, player, "for", at=t0 + timedelta(hours=1), text="Sure.")
     vote(proposal, players[7], "against", at=t0 + timedelta(hours=2))
     matter_resolve(post=proposal, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
-    Absence.objects.create(user=players[8], kind=Absence.IDLE, started_at=t0 + timedelta(hours=3),
-                           ended_at=t0 + timedelta(hours=20))
+    Absence.objects.create(
+        user=players[8], kind=Absence.IDLE, started_at=t0 + timedelta(hours=3), ended_at=t0 + timedelta(hours=20)
+    )
     first = export_file(tmp_path, "first.json")
 
     empty_the_game()
@@ -371,16 +506,24 @@ def test_export_holds_what_was_imported(tmp_path):
         {"kind": "idle", "from": "2016-06-10T00:00:00Z", "until": "2016-06-20T00:00:00Z"},
     ]
     assert [p["id"] for p in exported["posts"]] == [
-        "welcome_aboard", "treasure_maps", "walk_the_plank", "cfj_map_counts", "quorum_failures",
+        "welcome_aboard",
+        "treasure_maps",
+        "walk_the_plank",
+        "cfj_map_counts",
+        "quorum_failures",
     ]
     by_id = {p["id"]: p for p in exported["posts"]}
     assert by_id["walk_the_plank"]["resolution"] == {
-        "by": "Prince Anduril", "at": "2016-07-21T15:00:00Z", "outcome": "self-killed",
+        "by": "Prince Anduril",
+        "at": "2016-07-21T15:00:00Z",
+        "outcome": "self-killed",
         "note": "Failed by Prince Anduril: self-killed.",
     }
     assert isinstance(by_id["quorum_failures"]["comments"][1].pop("pk"), int)
     assert by_id["quorum_failures"]["comments"][1] == {
-        "author": "A Passing Reader", "at": "2016-07-25T12:00:00Z", "icon": "for",
+        "author": "A Passing Reader",
+        "at": "2016-07-25T12:00:00Z",
+        "icon": "for",
         "text": "I would vote for this if I could.",
     }
     ruleset = next(p for p in exported["wiki"]["pages"] if p["title"] == "Ruleset")
@@ -465,72 +608,123 @@ def _second_archive_page_with_same_slug(data: dict) -> None:
 
 
 BAD_ARCHIVES = [
-    pytest.param(_set(("posts", 1, "comments", 0, "at"), "20th July 2016"),
-                 "posts[1].comments[0].at: not an ISO 8601 time", id="comment-time"),
-    pytest.param(_set(("posts", 0, "comments", 2, "at"), "2016-07-25T13:00:00"),
-                 "posts[0].comments[2].at: not an ISO 8601 time with a time zone", id="naive-time"),
-    pytest.param(_set(("posts", 2, "kind"), "poll"),
-                 "posts[2].kind: must be one of proposal, cfj, dov, story, ascension, post, matter; got 'poll'",
-                 id="unknown-kind"),
-    pytest.param(_set(("posts", 0, "comments", 1, "icon"), "imperial"),
-                 "posts[0].comments[1].icon: must be one of for, against, deferential, veto; got 'imperial'",
-                 id="unknown-icon"),
-    pytest.param(_duplicate_post_id, "posts[3].id: 'treasure_maps' is used by another post",
-                 id="duplicate-id"),
-    pytest.param(_set(("posts", 1, "resolution", "outcome"), "failed"),
-                 "posts[1].resolution.outcome: 'failed' does not agree with status 'enacted'",
-                 id="outcome-disagrees"),
-    pytest.param(_set(("posts", 2, "resolution"), None),
-                 "posts[2].resolution: is required for a post that is failed", id="missing-resolution"),
-    pytest.param(_set(("posts", 0, "resolution"), {"by": "Kevan", "at": "2016-07-26T00:00:00Z",
-                                                    "outcome": "enacted"}),
-                 "posts[0].resolution: must be null unless the post is enacted or failed",
-                 id="pending-with-resolution"),
-    pytest.param(_set(("posts", 1, "resolution", "at"), "2016-07-19T00:00:00Z"),
-                 "posts[1].resolution.at: is before the post's posted_at", id="resolved-before-posted"),
-    pytest.param(_set(("posts", 4, "status"), "pending"),
-                 "posts[4].status: a story is not votable, so its status must be null",
-                 id="story-with-status"),
+    pytest.param(
+        _set(("posts", 1, "comments", 0, "at"), "20th July 2016"),
+        "posts[1].comments[0].at: not an ISO 8601 time",
+        id="comment-time",
+    ),
+    pytest.param(
+        _set(("posts", 0, "comments", 2, "at"), "2016-07-25T13:00:00"),
+        "posts[0].comments[2].at: not an ISO 8601 time with a time zone",
+        id="naive-time",
+    ),
+    pytest.param(
+        _set(("posts", 2, "kind"), "poll"),
+        "posts[2].kind: must be one of proposal, cfj, dov, story, ascension, post, matter; got 'poll'",
+        id="unknown-kind",
+    ),
+    pytest.param(
+        _set(("posts", 0, "comments", 1, "icon"), "imperial"),
+        "posts[0].comments[1].icon: must be one of for, against, deferential, veto; got 'imperial'",
+        id="unknown-icon",
+    ),
+    pytest.param(_duplicate_post_id, "posts[3].id: 'treasure_maps' is used by another post", id="duplicate-id"),
+    pytest.param(
+        _set(("posts", 1, "resolution", "outcome"), "failed"),
+        "posts[1].resolution.outcome: 'failed' does not agree with status 'enacted'",
+        id="outcome-disagrees",
+    ),
+    pytest.param(
+        _set(("posts", 2, "resolution"), None),
+        "posts[2].resolution: is required for a post that is failed",
+        id="missing-resolution",
+    ),
+    pytest.param(
+        _set(("posts", 0, "resolution"), {"by": "Kevan", "at": "2016-07-26T00:00:00Z", "outcome": "enacted"}),
+        "posts[0].resolution: must be null unless the post is enacted or failed",
+        id="pending-with-resolution",
+    ),
+    pytest.param(
+        _set(("posts", 1, "resolution", "at"), "2016-07-19T00:00:00Z"),
+        "posts[1].resolution.at: is before the post's posted_at",
+        id="resolved-before-posted",
+    ),
+    pytest.param(
+        _set(("posts", 4, "status"), "pending"),
+        "posts[4].status: a story is not votable, so its status must be null",
+        id="story-with-status",
+    ),
     pytest.param(_set(("posts", 0, "status"), None), "posts[0].status: is required", id="proposal-no-status"),
-    pytest.param(_set(("posts", 0, "dynasty"), 7),
-                 "posts[0].dynasty: no dynasty numbered 7 in this archive or in the database",
-                 id="unknown-dynasty"),
-    pytest.param(_set(("posts", 0, "id"), "maps/old"), "posts[0].id: 'maps/old' cannot be a post's address",
-                 id="slash-in-id"),
-    pytest.param(_set(("posts", 0, "body"), "null\x00byte"),
-                 "posts[0].body: may not contain the NUL character", id="nul-in-text"),
-    pytest.param(_set(("posts", 0, "comments", 0, "text"), "half a pair \ud83d"),
-                 "posts[0].comments[0].text: is not valid Unicode text", id="lone-surrogate"),
-    pytest.param(_set(("posts", 0, "comments", 0, "author"), " Kevan"),
-                 "posts[0].comments[0].author: ' Kevan' is not a valid name", id="bad-name"),
-    pytest.param(_set(("players", 1, "name"), "Kevan"), "players[1].name: 'Kevan' is listed twice",
-                 id="duplicate-player"),
-    pytest.param(_set(("players", 5, "idle_since"), "2016-05-01T00:00:00Z"),
-                 "players[5].idle_since: is before joined_at", id="idle-before-joining"),
-    pytest.param(_set(("players", 2, "past_absences", 0, "kind"), "asleep"),
-                 "players[2].past_absences[0].kind: must be one of idle, left; got 'asleep'",
-                 id="unknown-absence"),
-    pytest.param(_set(("dynasties", 0, "number"), 3_000_000_000),
-                 "dynasties[0].number: must be between 1 and 2147483647", id="huge-number"),
-    pytest.param(_set(("dynasties", 0, "player_term"), "H" * 41),
-                 "dynasties[0].player_term: is longer than 40 characters", id="long-term"),
-    pytest.param(_set(("wiki", "pages", 0, "revisions", 1, "post"), "no_such_post"),
-                 "wiki.pages[0].revisions[1].post: no post with id 'no_such_post'",
-                 id="unknown-revision-post"),
-    pytest.param(_second_archive_page_with_same_slug,
-                 "wiki.pages[2].slug: 'ruleset' is the address of another page in this archive",
-                 id="page-slug-clash"),
-    pytest.param(_set(("wiki", "pages", 1, "revisions"), []),
-                 "wiki.pages[1].revisions: must hold at least one revision", id="page-without-revisions"),
-    pytest.param(_set(("gndt",), {"columns": [{"dynasty": 142, "name": "Gold", "kind": "money"}], "rows": [],
-                                  "log": []}),
-                 "gndt.columns[0].kind", id="gndt-bad-column-kind"),
-    pytest.param(_set(("profile",), "2020"), "profile: must be one of 2005, 2008, 2016; got '2020'",
-                 id="unknown-profile"),
+    pytest.param(
+        _set(("posts", 0, "dynasty"), 7),
+        "posts[0].dynasty: no dynasty numbered 7 in this archive or in the database",
+        id="unknown-dynasty",
+    ),
+    pytest.param(
+        _set(("posts", 0, "id"), "maps/old"), "posts[0].id: 'maps/old' cannot be a post's address", id="slash-in-id"
+    ),
+    pytest.param(
+        _set(("posts", 0, "body"), "null\x00byte"), "posts[0].body: may not contain the NUL character", id="nul-in-text"
+    ),
+    pytest.param(
+        _set(("posts", 0, "comments", 0, "text"), "half a pair \ud83d"),
+        "posts[0].comments[0].text: is not valid Unicode text",
+        id="lone-surrogate",
+    ),
+    pytest.param(
+        _set(("posts", 0, "comments", 0, "author"), " Kevan"),
+        "posts[0].comments[0].author: ' Kevan' is not a valid name",
+        id="bad-name",
+    ),
+    pytest.param(
+        _set(("players", 1, "name"), "Kevan"), "players[1].name: 'Kevan' is listed twice", id="duplicate-player"
+    ),
+    pytest.param(
+        _set(("players", 5, "idle_since"), "2016-05-01T00:00:00Z"),
+        "players[5].idle_since: is before joined_at",
+        id="idle-before-joining",
+    ),
+    pytest.param(
+        _set(("players", 2, "past_absences", 0, "kind"), "asleep"),
+        "players[2].past_absences[0].kind: must be one of idle, left; got 'asleep'",
+        id="unknown-absence",
+    ),
+    pytest.param(
+        _set(("dynasties", 0, "number"), 3_000_000_000),
+        "dynasties[0].number: must be between 1 and 2147483647",
+        id="huge-number",
+    ),
+    pytest.param(
+        _set(("dynasties", 0, "player_term"), "H" * 41),
+        "dynasties[0].player_term: is longer than 40 characters",
+        id="long-term",
+    ),
+    pytest.param(
+        _set(("wiki", "pages", 0, "revisions", 1, "post"), "no_such_post"),
+        "wiki.pages[0].revisions[1].post: no post with id 'no_such_post'",
+        id="unknown-revision-post",
+    ),
+    pytest.param(
+        _second_archive_page_with_same_slug,
+        "wiki.pages[2].slug: 'ruleset' is the address of another page in this archive",
+        id="page-slug-clash",
+    ),
+    pytest.param(
+        _set(("wiki", "pages", 1, "revisions"), []),
+        "wiki.pages[1].revisions: must hold at least one revision",
+        id="page-without-revisions",
+    ),
+    pytest.param(
+        _set(("gndt",), {"columns": [{"dynasty": 142, "name": "Gold", "kind": "money"}], "rows": [], "log": []}),
+        "gndt.columns[0].kind",
+        id="gndt-bad-column-kind",
+    ),
+    pytest.param(
+        _set(("profile",), "2020"), "profile: must be one of 2005, 2008, 2016; got '2020'", id="unknown-profile"
+    ),
     pytest.param(_set(("version",), 3), "version: must be 1 or 2", id="unknown-version"),
     pytest.param(_set(("posts",), {"id": "x"}), "posts: must be a list", id="posts-not-a-list"),
-    pytest.param(_set(("posts", 3), "cfj_map_counts"), "posts[3]: must be an object",
-                 id="post-not-an-object"),
+    pytest.param(_set(("posts", 3), "cfj_map_counts"), "posts[3]: must be an object", id="post-not-an-object"),
 ]
 
 
@@ -555,13 +749,24 @@ def test_a_post_id_already_in_the_database_is_refused_and_nothing_is_written(tmp
     import_archive(game_archive())
     before = row_counts()
     second = {
-        "format": "blognomic-archive", "version": 1,
+        "format": "blognomic-archive",
+        "version": 1,
         "players": [{"name": "Newcomer", "joined_at": "2016-07-26T00:00:00Z"}],
         "posts": [
-            {"id": "fresh_idea", "kind": "post", "title": "A fresh idea", "author": "Newcomer",
-             "posted_at": "2016-07-26T01:00:00Z"},
-            {"id": "quorum_failures", "kind": "post", "title": "Again", "author": "Newcomer",
-             "posted_at": "2016-07-26T02:00:00Z"},
+            {
+                "id": "fresh_idea",
+                "kind": "post",
+                "title": "A fresh idea",
+                "author": "Newcomer",
+                "posted_at": "2016-07-26T01:00:00Z",
+            },
+            {
+                "id": "quorum_failures",
+                "kind": "post",
+                "title": "Again",
+                "author": "Newcomer",
+                "posted_at": "2016-07-26T02:00:00Z",
+            },
         ],
     }
 
@@ -577,10 +782,19 @@ def test_a_page_slug_already_used_by_another_stored_page_is_refused(tmp_path):
     """A new page whose address is taken by a stored page with another title names the slug field."""
     import_archive(game_archive())
     before = row_counts()
-    clash = {"format": "blognomic-archive", "version": 1, "wiki": {"pages": [
-        {"title": "Ruleset (old)", "slug": "ruleset",
-         "revisions": [{"at": "2016-07-26T00:00:00Z", "text": ""}]},
-    ]}}
+    clash = {
+        "format": "blognomic-archive",
+        "version": 1,
+        "wiki": {
+            "pages": [
+                {
+                    "title": "Ruleset (old)",
+                    "slug": "ruleset",
+                    "revisions": [{"at": "2016-07-26T00:00:00Z", "text": ""}],
+                },
+            ]
+        },
+    }
 
     with pytest.raises(CommandError, match=r"wiki\.pages\[0\]\.slug: 'ruleset' is already the address"):
         import_file(write_archive(tmp_path, clash))
@@ -589,6 +803,7 @@ def test_a_page_slug_already_used_by_another_stored_page_is_refused(tmp_path):
 
 def test_a_failure_while_writing_rolls_back_everything_already_written(monkeypatch):
     """Writes run in one transaction: a failure at the last step undoes the players and posts before it."""
+
     def fail_on_pages(*args, **kwargs):
         raise ArchiveError("wiki", "could not be written")
 
@@ -672,7 +887,7 @@ def test_the_demo_game_survives_a_round_trip_with_its_gndt():
     from django.core.management import call_command as run
     from django.utils import timezone
 
-    from blognomic.demo import build_demo
+    from blognomic.moving.demo import build_demo
     from gndt.models import Update
 
     build_demo(now=timezone.now())

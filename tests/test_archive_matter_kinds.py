@@ -19,12 +19,12 @@ import time_machine
 from django.core.management import call_command
 from django.test import Client
 
-from blognomic.archive import ArchiveError, export_archive, import_archive
-from blognomic.seed_demos import families, zahndorf
-from blognomic.seed_demos.loading import seed_choose, seed_demo_load
+from blognomic.moving.archive import ArchiveError, export_archive, import_archive
+from blognomic.moving.seed_demos import families, zahndorf
+from blognomic.moving.seed_demos.loading import seed_choose, seed_demo_load
 from dynasties.models import User
-from votes.kinds import NO_SUCH_COLUMN
-from votes.matter_kinds import CITE_ENACTED
+from votes.matter_kind_rules import NO_SUCH_COLUMN
+from votes.matter_kind_services import CITE_ENACTED
 from votes.models import VOTABLE_KINDS, MatterEffect, MatterKind, Post
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
@@ -68,13 +68,22 @@ def post_pages() -> dict[str, tuple[int, str]]:
 def definitions() -> tuple[list, list]:
     """Every field of every kind and effect, the rows they refer to by name (accounts and posts are
     numbered afresh on import; kinds and effects keep their keys)."""
+
     def fields(model, *related):
         plain = [f.attname for f in model._meta.concrete_fields if not f.is_relation]
         return list(model.objects.order_by("pk").values(*plain, *related))
 
-    return (fields(MatterKind, "dynasty__number", "proposal__slug", "by__username", "retired_by__username",
-                   "retired_because__slug"),
-            fields(MatterEffect, "dynasty__number", "matter_kind_id", "proposal__slug", "by__username"))
+    return (
+        fields(
+            MatterKind,
+            "dynasty__number",
+            "proposal__slug",
+            "by__username",
+            "retired_by__username",
+            "retired_because__slug",
+        ),
+        fields(MatterEffect, "dynasty__number", "matter_kind_id", "proposal__slug", "by__username"),
+    )
 
 
 def wipe() -> None:
@@ -109,8 +118,10 @@ def test_retired_kinds_and_effects_travel_with_their_retirement(t0):
     load(families.DEMO)
     petition = MatterKind.objects.get()
     reward = MatterEffect.objects.order_by("pk").first()
-    later = Post.objects.filter(kind="proposal", status="enacted").exclude(pk=petition.proposal_id).first() \
+    later = (
+        Post.objects.filter(kind="proposal", status="enacted").exclude(pk=petition.proposal_id).first()
         or petition.proposal
+    )
     MatterKind.objects.filter(pk=petition.pk).update(retired_at=NOW, retired_by=petition.by, retired_because=later)
     MatterEffect.objects.filter(pk=reward.pk).update(retired_at=NOW)
     archive = export_archive()

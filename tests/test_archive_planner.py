@@ -1,11 +1,11 @@
-"""After a large import the planner knows the tables' new sizes (``blognomic.archive.planner``)."""
+"""After a large import the planner knows the tables' new sizes (``blognomic.moving.archive.planner``)."""
 
 from __future__ import annotations
 
 import pytest
 from django.db import connection
 
-from blognomic.archive import import_archive, planner
+from blognomic.moving.archive import import_archive, planner
 from tests.test_archive import game_archive
 from votes.models import Comment
 

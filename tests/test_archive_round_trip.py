@@ -20,16 +20,16 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from blognomic.archive import export_archive, import_archive
-from blognomic.demo import RULESET_TEXT
-from blognomic.roster.jobs import idle_candidates_report
-from blognomic.roster.services import (
+from blognomic.flows.roster.jobs import idle_candidates_report
+from blognomic.flows.roster.services import (
     application_approve,
     application_reject,
     application_submit,
     player_rename,
 )
-from blognomic.succession.services import ascension_address_post
+from blognomic.flows.succession.services import AscensionAddress, ascension_address_post
+from blognomic.moving.archive import export_archive, import_archive
+from blognomic.moving.demo import RULESET_TEXT
 from dynasties.jobs import seasonal_hiatus_announce
 from dynasties.models import Application, Dynasty, Notification, User
 from gndt.models import Column, Row, Update
@@ -48,7 +48,7 @@ from ruleset.models import Page, ProtectionChange
 from ruleset.services import page_create, page_set_protection, revision_add
 from tests.factories import PASSWORD, make_proposal, make_spectator, make_table, vote
 from tests.gndt.builders import update as gndt_edit
-from votes.jobs import matters_auto_resolve, matters_flag_resolvable, proposals_mark_stale
+from votes.jobs import flag_resolvable_matters, matters_auto_resolve, proposals_mark_stale
 from votes.models import Post, Resolution
 from votes.posting import post_create
 from votes.services import matter_reopen, matter_resolve
@@ -69,21 +69,40 @@ def build_rich_game(t0):
     sam.save()
 
     # Applications: one approved (a new player), one refused, one still waiting.
-    approved = application_submit(name="Approved Al", password="a long passphrase 1", message="Let me in",
-                                  ip_address="203.0.113.5", now=t0)
+    approved = application_submit(
+        name="Approved Al", password="a long passphrase 1", message="Let me in", ip_address="203.0.113.5", now=t0
+    )
     application_approve(application=approved, admin=admin, now=t0 + timedelta(minutes=5))
-    refused = application_submit(name="Refused Rex", password="a long passphrase 2", message="Hi",
-                                 ip_address="203.0.113.6", now=t0 + timedelta(minutes=1))
+    refused = application_submit(
+        name="Refused Rex",
+        password="a long passphrase 2",
+        message="Hi",
+        ip_address="203.0.113.6",
+        now=t0 + timedelta(minutes=1),
+    )
     application_reject(application=refused, admin=admin, now=t0 + timedelta(minutes=6))
-    application_submit(name="Pending Pat", password="a long passphrase 3", message="Still waiting",
-                       ip_address="2001:db8::1", now=t0 + timedelta(minutes=2))
+    application_submit(
+        name="Pending Pat",
+        password="a long passphrase 3",
+        message="Still waiting",
+        ip_address="2001:db8::1",
+        now=t0 + timedelta(minutes=2),
+    )
 
     # The wiki: the Ruleset, and a page with its protection log.
-    page_create(title="Ruleset", kind=Page.RULESET, author=admin, text=RULESET_TEXT, summary="Seed",
-                now=t0 - timedelta(days=30), slug="ruleset")
+    page_create(
+        title="Ruleset",
+        kind=Page.RULESET,
+        author=admin,
+        text=RULESET_TEXT,
+        summary="Seed",
+        now=t0 - timedelta(days=30),
+        slug="ruleset",
+    )
     page = page_create(title="Map", author=players[2], text="The harbour.", summary="start", now=t0)
-    revision_add(page=page, author=players[3], text="The harbour and the reef.", summary="reef",
-                 now=t0 + timedelta(minutes=10))
+    revision_add(
+        page=page, author=players[3], text="The harbour and the reef.", summary="reef", now=t0 + timedelta(minutes=10)
+    )
     page_set_protection(page=page, protected=True, admin=admin, now=t0 + timedelta(minutes=11), reason="Vandals")
     page_set_protection(page=page, protected=False, admin=admin, now=t0 + timedelta(minutes=12), reason="Calm")
 
@@ -95,8 +114,7 @@ def build_rich_game(t0):
     matter_reopen(post=first, admin=admin, reason="A CfJ found the count wrong", now=t0 + timedelta(hours=14))
     matter_resolve(post=first, admin=admin, action="enact", now=t0 + timedelta(hours=15))
     first.refresh_from_db()
-    player_rename(user=players[7], new_name="Pilot Eight", admin=admin, proposal=first,
-                  now=t0 + timedelta(hours=16))
+    player_rename(user=players[7], new_name="Pilot Eight", admin=admin, proposal=first, now=t0 + timedelta(hours=16))
     players[7].refresh_from_db()
 
     # Pending matters that the beat job flags (and tells the admins about, once).
@@ -107,48 +125,92 @@ def build_rich_game(t0):
     for voter in players[2:8]:
         if voter.pk != third.author_id:
             vote(third, voter, "against", at=t0 + timedelta(hours=17))
-    post_create(author=players[5], kind="story", title="A Story", body="Once upon a time.", flavour="*Salt*",
-                now=t0 + timedelta(hours=18))
+    post_create(
+        author=players[5],
+        kind="story",
+        title="A Story",
+        body="Once upon a time.",
+        flavour="*Salt*",
+        now=t0 + timedelta(hours=18),
+    )
 
     # The GNDT, with a hidden column, an action, an effect and its runs, a word list, an undo and a gap.
     dynasty = Dynasty.objects.get(number=1)
     at = t0 - timedelta(days=29)
     gndt_column_add(dynasty=dynasty, by=admin, now=at, name="Oil", kind=Column.INTEGER, default="10")
-    gndt_column_add(dynasty=dynasty, by=admin, now=at, name="Secret", kind=Column.TEXT, hidden=True,
-                    default="none")
+    gndt_column_add(dynasty=dynasty, by=admin, now=at, name="Secret", kind=Column.TEXT, hidden=True, default="none")
     gndt_rows_add_missing_players(dynasty=dynasty, by=admin, now=at)
     gndt_row_add(dynasty=dynasty, by=admin, now=at, name="The Pot")
     gndt_action_save(dynasty=dynasty, by=admin, now=at, name="Trim", frequency="daily")
     # Each player's own secret, an action only at night, and the variables the sidebar shows.
-    gndt_column_add(dynasty=dynasty, by=admin, now=at, name="Calling", kind=Column.TEXT, hidden=True,
-                    owner_visible=True, default="Baker")
+    gndt_column_add(
+        dynasty=dynasty,
+        by=admin,
+        now=at,
+        name="Calling",
+        kind=Column.TEXT,
+        hidden=True,
+        owner_visible=True,
+        default="Baker",
+    )
     gndt_action_save(dynasty=dynasty, by=admin, now=at, name="Howl", frequency="daily", phase="Nighttime")
-    gndt_variable_add(dynasty=dynasty, by=admin, now=t0 + timedelta(hours=16), label="The Pot's oil",
-                      row=Row.objects.get(dynasty=dynasty, name="The Pot"), column=Column.objects.get(name="Oil"),
-                      proposal=first)
-    gndt_variable_add(dynasty=dynasty, by=admin, now=t0 + timedelta(hours=16), label="Time of day",
-                      phase_rule="day-parity")
+    gndt_variable_add(
+        dynasty=dynasty,
+        by=admin,
+        now=t0 + timedelta(hours=16),
+        label="The Pot's oil",
+        row=Row.objects.get(dynasty=dynasty, name="The Pot"),
+        column=Column.objects.get(name="Oil"),
+        proposal=first,
+    )
+    gndt_variable_add(
+        dynasty=dynasty, by=admin, now=t0 + timedelta(hours=16), label="Time of day", phase_rule="day-parity"
+    )
     gndt_list_set(dynasty=None, name="FISH", entries=["Cod", "Ling"], by=admin, now=at, note="For the nets")
     first_edit = gndt_edit(_game(dynasty, players), players[2], {("P03", "Oil"): "12"}, now=t0, comment="oil")
     # A write that was rolled back leaves a gap in the update numbers, as a database sequence does.
     Update.objects.create(dynasty=dynasty, by=admin, at=t0, comment="rolled back").delete()
     gndt_undo(update=first_edit, by=players[3], now=t0 + timedelta(minutes=1))
     gndt_edit(_game(dynasty, players), emperor, {("P04", "Secret"): "spy"}, now=t0 + timedelta(minutes=2))
-    gndt_effect_save(dynasty=dynasty, by=admin, now=t0, name="Supply boat", column=Column.objects.get(name="Oil"),
-                     delta=2, hour=6, starts_at=t0)
+    gndt_effect_save(
+        dynasty=dynasty,
+        by=admin,
+        now=t0,
+        name="Supply boat",
+        column=Column.objects.get(name="Oil"),
+        delta=2,
+        hour=6,
+        starts_at=t0,
+    )
 
     # Victory and a new dynasty: the declaration, its enactment, the Ascension Address.
-    dov = post_create(author=players[5], kind="dov", title="Declaration of Victory: Mine", body="See the GNDT.",
-                      now=t0 + timedelta(days=2))
+    dov = post_create(
+        author=players[5],
+        kind="dov",
+        title="Declaration of Victory: Mine",
+        body="See the GNDT.",
+        now=t0 + timedelta(days=2),
+    )
     for voter in (emperor, *players[2:5], players[6], players[7]):
         vote(dov, voter, "for", at=t0 + timedelta(days=2, hours=1))
     matter_resolve(post=dov, admin=admin, action="enact", now=t0 + timedelta(days=2, hours=13))
     gndt_effects_apply_due(now=t0 + timedelta(days=1, hours=7))
-    ascension_address_post(author=players[5], title="", body="Welcome aboard.", theme="Lighthouses",
-                           player_term="Keeper", emperor_term="Harbourmaster", keep_rules=[],
-                           keep_columns=["Oil", "Secret", "Calling"], palette="parchment",
-                           header_line="Mind the rocks", vote_labels={"for": "Aye"},
-                           now=t0 + timedelta(days=2, hours=14))
+    ascension_address_post(
+        author=players[5],
+        address=AscensionAddress(
+            title="",
+            body="Welcome aboard.",
+            theme="Lighthouses",
+            player_term="Keeper",
+            emperor_term="Harbourmaster",
+            keep_rules=[],
+            keep_columns=["Oil", "Secret", "Calling"],
+            palette="parchment",
+            header_line="Mind the rocks",
+            vote_labels={"for": "Aye"},
+        ),
+        now=t0 + timedelta(days=2, hours=14),
+    )
     return t0 + timedelta(days=3)
 
 
@@ -160,7 +222,7 @@ def _game(dynasty, players):
 
 def run_every_beat_job(now):
     return [
-        matters_flag_resolvable(now=now),
+        flag_resolvable_matters(now=now),
         proposals_mark_stale(now=now),
         matters_auto_resolve(now=now),
         seasonal_hiatus_announce(now=now),
@@ -173,8 +235,19 @@ CSRF = re.compile(r'(name="csrfmiddlewaretoken" value=|"X-CSRFToken": ?)"[^"]+"'
 
 
 def page_addresses() -> list[str]:
-    urls = ["/", "/roster/", "/gndt/", "/gndt/log/", "/gndt/dynasty/1/", "/gndt/dynasty/1/log/", "/wiki/",
-            "/dynasties/", "/admin-panel/", "/core-rules/", "/feed/"]
+    urls = [
+        "/",
+        "/roster/",
+        "/gndt/",
+        "/gndt/log/",
+        "/gndt/dynasty/1/",
+        "/gndt/dynasty/1/log/",
+        "/wiki/",
+        "/dynasties/",
+        "/admin-panel/",
+        "/core-rules/",
+        "/feed/",
+    ]
     urls += [post.get_absolute_url() for post in Post.objects.order_by("pk")]
     urls += [reverse("player_detail", args=[name]) for name in User.objects.values_list("username", flat=True)]
     urls += [reverse("gndt_update", args=[pk]) for pk in Update.objects.values_list("pk", flat=True)]
@@ -242,8 +315,11 @@ def test_a_rich_game_survives_export_flush_import_with_every_page_and_permalink(
 
 def as_version_1(archive: dict) -> dict:
     """An archive as version 1 wrote it: without the fields version 2 added."""
-    old = {key: value for key, value in archive.items()
-           if key not in ("game", "accounts", "applications", "renames", "notifications")}
+    old = {
+        key: value
+        for key, value in archive.items()
+        if key not in ("game", "accounts", "applications", "renames", "notifications")
+    }
     old["version"] = 1
     for post in old["posts"]:
         for key in ("resolutions", "enactable_since", "failable_since", "stale_since"):
@@ -264,10 +340,18 @@ def test_a_version_1_archive_still_loads_and_its_hidden_column_updates_stay_secr
 
     game = make_gndt(t0)
     role = Column.objects.get(name="Role")
-    gndt_effect_save(dynasty=game.dynasty, by=game.admin, now=t0, name="Moonrise", column=Column.objects.get(
-        name="Money"), delta=1, starts_at=t0)
-    secret = gndt_column_add(dynasty=game.dynasty, by=game.admin, now=t0, name="Curse", kind=Column.INTEGER,
-                             hidden=True)
+    gndt_effect_save(
+        dynasty=game.dynasty,
+        by=game.admin,
+        now=t0,
+        name="Moonrise",
+        column=Column.objects.get(name="Money"),
+        delta=1,
+        starts_at=t0,
+    )
+    secret = gndt_column_add(
+        dynasty=game.dynasty, by=game.admin, now=t0, name="Curse", kind=Column.INTEGER, hidden=True
+    )
     gndt_effect_save(dynasty=game.dynasty, by=game.admin, now=t0, name="Hex", column=secret, delta=1, starts_at=t0)
     gndt_effects_apply_due(now=t0 + timedelta(days=1))
     about = dict(Update.objects.values_list("comment", "column__name"))

@@ -11,8 +11,8 @@ from tests.factories import make_proposal, make_table, vote
 from votes import limits
 from votes.jobs import matters_auto_resolve
 from votes.models import Post
+from votes.page_models import matter_view
 from votes.posting import post_create
-from votes.selectors import matter_view
 from votes.state import game_state
 
 pytestmark = pytest.mark.django_db
@@ -60,8 +60,12 @@ def test_auto_resolve_resolves_a_declaration_the_hiatus_allows_past_a_proposal_i
     for voter in (players[0], players[2], players[4]):
         vote(dov, voter, "for", at=t0 - timedelta(hours=12))
     state = game_state(t0)
-    assert limits.hiatus_resolve_allowed(kind="proposal", profile=state.game.rules_profile(),
-                                         hiatus_reason=state.hiatus.reasons).allowed is False
+    assert (
+        limits.hiatus_resolve_allowed(
+            kind="proposal", profile=state.game.rules_profile(), hiatus_reason=state.hiatus.reasons
+        ).allowed
+        is False
+    )
     assert panel_offers(players[1], t0) == [f"{dov.slug}: enact"]
     assert matters_auto_resolve(now=t0).done == [f"{dov.slug}: enact"]
     assert Post.objects.get(pk=dov.pk).status == "enacted"
@@ -87,13 +91,27 @@ def test_resolution_allowed_clause_by_clause(kind, oldest, stale, hiatus_allows,
     profile = get_profile("2016")
     reason = None if hiatus_allows else "seasonal"
     for action, expected in (("enact", enact), ("fail", fail)):
-        verdict = limits.resolution_allowed(action=action, kind=kind, can_enact=True, can_fail=True,
-                                            is_oldest_pending=oldest, is_stale=stale, profile=profile,
-                                            hiatus_reason=reason)
+        verdict = limits.resolution_allowed(
+            action=action,
+            kind=kind,
+            can_enact=True,
+            can_fail=True,
+            is_oldest_pending=oldest,
+            is_stale=stale,
+            profile=profile,
+            hiatus_reason=reason,
+        )
         assert verdict.allowed is expected, (action, verdict.message)
-    assert not limits.resolution_allowed(action="enact", kind=kind, can_enact=False, can_fail=True,
-                                         is_oldest_pending=True, is_stale=False, profile=profile,
-                                         hiatus_reason=None).allowed
+    assert not limits.resolution_allowed(
+        action="enact",
+        kind=kind,
+        can_enact=False,
+        can_fail=True,
+        is_oldest_pending=True,
+        is_stale=False,
+        profile=profile,
+        hiatus_reason=None,
+    ).allowed
 
 
 def _resolvable_queue(players, size: int, t0) -> list[Post]:
@@ -101,15 +119,16 @@ def _resolvable_queue(players, size: int, t0) -> list[Post]:
     proposals = []
     for n in range(size):
         proposal = make_proposal(players[n], at=t0 - timedelta(hours=30, minutes=-n), title=f"Proposal: Queue {n}")
-        for voter in players[size:size + 5]:
+        for voter in players[size : size + 5]:
             vote(proposal, voter, "for", at=t0 - timedelta(hours=20))
         proposals.append(proposal)
     return proposals
 
 
 @pytest.mark.parametrize("size", [2, 4, 6])
-def test_auto_resolve_judges_each_matter_about_once_however_many_it_resolves(t0, size, monkeypatch,
-                                                                              django_assert_num_queries):
+def test_auto_resolve_judges_each_matter_about_once_however_many_it_resolves(
+    t0, size, monkeypatch, django_assert_num_queries
+):
     """“Only the oldest pending Proposal may be resolved”: the run enacts the queue one by one, in order, and
     judges each matter twice (once for the run, once when it is resolved) instead of after every resolution;
     its queries grow by the same number per matter resolved."""
@@ -120,8 +139,9 @@ def test_auto_resolve_judges_each_matter_about_once_however_many_it_resolves(t0,
     proposals = _resolvable_queue(players, size, t0)
     judged = []
     judge = engine.judge
-    monkeypatch.setattr(engine, "judge", lambda matter, **arguments: judged.append(matter.id) or judge(
-        matter, **arguments))
+    monkeypatch.setattr(
+        engine, "judge", lambda matter, **arguments: judged.append(matter.id) or judge(matter, **arguments)
+    )
     with django_assert_num_queries(PER_RESOLUTION_QUERIES * size + RUN_QUERIES):
         report = matters_auto_resolve(now=t0)
     assert report.done == [f"{proposal.slug}: enact" for proposal in proposals]
@@ -129,7 +149,8 @@ def test_auto_resolve_judges_each_matter_about_once_however_many_it_resolves(t0,
     assert set(Post.objects.filter(pk__in=[p.pk for p in proposals]).values_list("status", flat=True)) == {"enacted"}
 
 
-# Each resolution: the game state again, the resolving service's own reads and its writes; each run: the
-# game, the votes of every pending matter once and the last look that finds nothing more to resolve.
-PER_RESOLUTION_QUERIES = 19
+# Each resolution: the game state again, the resolving service's own reads and its writes, and the look for an
+# amendment that would stand in the way of enacting; each run: the game, the votes of every pending matter
+# once and the last look that finds nothing more to resolve.
+PER_RESOLUTION_QUERIES = 20
 RUN_QUERIES = 7

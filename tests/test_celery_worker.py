@@ -1,8 +1,14 @@
-"""A real Celery worker with embedded beat, against Redis, runs the periodic tasks defined in code."""
+"""A real Celery worker with embedded beat, against Redis, runs the periodic tasks defined in code.
+
+The Redis is the test's own, on a free port (``tests.processes.RedisServer``): the suite runs on both
+databases at once, each in several processes, and a shared Redis would let one run's beat feed another
+run's worker.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -13,9 +19,9 @@ import pytest
 from django.db import connection
 
 from blognomic.models import Heartbeat
+from tests.processes import RedisServer
 
 ROOT = Path(__file__).resolve().parent.parent
-TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 def database_url_of_test_db() -> str:
@@ -26,18 +32,17 @@ def database_url_of_test_db() -> str:
     return f"postgres://{s['USER']}:{s['PASSWORD']}@{s['HOST']}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
-def redis_is_up() -> bool:
-    import redis
-
-    try:
-        return redis.Redis.from_url(TEST_REDIS_URL, socket_connect_timeout=2).ping()
-    except redis.RedisError:
-        return False
+@pytest.fixture
+def redis(tmp_path):
+    if shutil.which("redis-server") is None:
+        pytest.fail("redis-server is not installed: `make test` installs it.")
+    with RedisServer(tmp_path) as server:
+        yield server
 
 
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
-def test_worker_with_beat_runs_the_heartbeat_and_flags_an_enactable_matter(tmp_path):
+def test_worker_with_beat_runs_the_heartbeat_and_flags_an_enactable_matter(redis, tmp_path):
     """Beat sends the periodic tasks, a worker runs them through Redis: the heartbeat is recorded and a
     matter that has become enactable is flagged, with a notice for the admins."""
     from datetime import timedelta
@@ -53,20 +58,36 @@ def test_worker_with_beat_runs_the_heartbeat_and_flags_an_enactable_matter(tmp_p
     proposal = make_proposal(players[2], at=now - timedelta(hours=13), title="Proposal: Ripe")
     for voter in players[3:5]:
         vote(proposal, voter, "for", at=now - timedelta(hours=12))
-    if not redis_is_up():
-        pytest.fail(f"Redis is not answering at {TEST_REDIS_URL}: `make test` starts it.")
     env = {
         **os.environ,
-        "REDIS_URL": TEST_REDIS_URL,
+        "REDIS_URL": redis.url,
         "DATABASE_URL": database_url_of_test_db(),
         "BEAT_EVERY_SECONDS": "1",
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "blognomic", "worker", "-B", "--concurrency", "1",
-         "--loglevel", "warning", "--schedule", str(tmp_path / "beat-schedule"), "--without-mingle",
-         "--without-gossip"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "blognomic",
+            "worker",
+            "-B",
+            "--concurrency",
+            "1",
+            "--loglevel",
+            "warning",
+            "--schedule",
+            str(tmp_path / "beat-schedule"),
+            "--without-mingle",
+            "--without-gossip",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
         start_new_session=True,
     )
     try:

@@ -26,8 +26,9 @@ def compose() -> dict:
     if tool is None:
         pytest.fail("docker-compose is missing: `make test` installs Debian's docker-compose package.")
     env = {**os.environ, "SECRET_KEY": "validation-only"}
-    result = subprocess.run([tool, "-f", "docker-compose.yml", "config"], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [tool, "-f", "docker-compose.yml", "config"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     return yaml.safe_load(result.stdout)
 
@@ -73,8 +74,9 @@ def _run_with_web_environment(compose, tmp_path, code: str) -> dict:
     web_env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'prod.sqlite3'}"  # no PostgreSQL container here
     web_env.pop("REDIS_URL")
     clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG"}}
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**clean, **web_env},
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env={**clean, **web_env}, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.strip().splitlines()[-1])
 
@@ -116,7 +118,7 @@ def test_the_web_health_check_passes_under_the_production_settings_compose_gives
     host, path = url.groups()
     found = _run_with_web_environment(compose, tmp_path, PROBE.format(path=path, host=host))
     assert found["debug"] is False
-    assert found["health"] == [200, "ok"]
+    assert found["health"] == [200, "database ok\n"]
     assert found["plain"] == [301, "https://localhost/accounts/login/"]
     assert found["wrong_host"] == 400
     assert found["proxied"] == 200

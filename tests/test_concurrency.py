@@ -34,8 +34,10 @@ def test_simultaneous_votes_are_all_counted():
         def vote():
             client = Client()
             assert client.login(username=user.username, password=PASSWORD)
-            return client.post(reverse("comment_create", args=[proposal.slug]), {"icon": "for"},
-                               HTTP_HX_REQUEST="true").status_code
+            return client.post(
+                reverse("comment_create", args=[proposal.slug]), {"icon": "for"}, HTTP_HX_REQUEST="true"
+            ).status_code
+
         return vote
 
     results = run_together([voter(user) for user in players[1:]])

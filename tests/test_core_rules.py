@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from blognomic.roster.services import RosterError, rule_change_record
+from blognomic.flows.roster.services import RosterError, rule_change_record
 from dynasties.models import Game, RuleChange
 from dynasties.profiles import ADJUSTABLE, PROFILES, parse_parameter, with_overrides
 from tests.factories import PASSWORD, make_proposal, make_table, vote
@@ -24,18 +24,28 @@ def test_every_adjustable_parameter_is_a_profile_field():
             assert hasattr(profile, name), name
 
 
-@pytest.mark.parametrize(("parameter", "raw", "value"), [
-    ("pending_limit", "3", 3), ("stale_after_days", "none", None), ("veto_sticky", "no", False),
-])
+@pytest.mark.parametrize(
+    ("parameter", "raw", "value"),
+    [
+        ("pending_limit", "3", 3),
+        ("stale_after_days", "none", None),
+        ("veto_sticky", "no", False),
+    ],
+)
 def test_parse_parameter(parameter, raw, value):
     assert parse_parameter(parameter, raw) == value
     assert getattr(with_overrides(PROFILES["2016"], {parameter: value}), parameter) == value
 
 
-@pytest.mark.parametrize(("parameter", "raw", "message"), [
-    ("pending_limit", "three", "a whole number"), ("pending_limit", "none", "a whole number of 0 or more;"),
-    ("veto_sticky", "maybe", "yes or no"), ("quorum", "4", "not a rule parameter"),
-])
+@pytest.mark.parametrize(
+    ("parameter", "raw", "message"),
+    [
+        ("pending_limit", "three", "a whole number"),
+        ("pending_limit", "none", "a whole number of 0 or more;"),
+        ("veto_sticky", "maybe", "yes or no"),
+        ("quorum", "4", "not a rule parameter"),
+    ],
+)
 def test_bad_parameter_values_are_refused(parameter, raw, message):
     with pytest.raises(ValueError, match=message):
         parse_parameter(parameter, raw)
@@ -59,8 +69,13 @@ def test_a_raised_pending_limit_lets_a_third_proposal_through(enacted, t0):
     make_proposal(author, at=t0 + timedelta(hours=14, minutes=1), title="Proposal: Two")
     with pytest.raises(PostError, match="the limit is 2"):
         make_proposal(author, at=t0 + timedelta(hours=14, minutes=2), title="Proposal: Three")
-    rule_change_record(parameter="pending_limit", raw_value="3", proposal=proposal, admin=players[1],
-                       now=t0 + timedelta(hours=14, minutes=3))
+    rule_change_record(
+        parameter="pending_limit",
+        raw_value="3",
+        proposal=proposal,
+        admin=players[1],
+        now=t0 + timedelta(hours=14, minutes=3),
+    )
     make_proposal(author, at=t0 + timedelta(hours=14, minutes=4), title="Proposal: Three")
     assert Game.load().rules_profile().pending_limit == 3
     assert RuleChange.objects.get().proposal == proposal
@@ -85,22 +100,34 @@ def test_core_rules_page_shows_changes_and_takes_them_from_admins(client, enacte
     assert "<strong>72</strong>" in html and "Proposal: Three At Once" in html
     client.logout()
     client.login(username="P04", password=PASSWORD)
-    assert client.post(reverse("core_rules"), {"parameter": "cfj_hours", "value": "1",
-                                               "proposal": proposal.slug}).status_code == 403
+    assert (
+        client.post(
+            reverse("core_rules"), {"parameter": "cfj_hours", "value": "1", "proposal": proposal.slug}
+        ).status_code
+        == 403
+    )
 
 
 @pytest.mark.django_db(transaction=True)
 def test_rule_changes_survive_an_archive_round_trip(enacted, t0):
     from django.core.management import call_command
 
-    from blognomic.archive import ArchiveError, export_archive, import_archive
+    from blognomic.moving.archive import ArchiveError, export_archive, import_archive
 
     players, proposal = enacted
-    rule_change_record(parameter="stale_after_days", raw_value="none", proposal=proposal, admin=players[1],
-                       now=t0 + timedelta(days=1))
+    rule_change_record(
+        parameter="stale_after_days", raw_value="none", proposal=proposal, admin=players[1], now=t0 + timedelta(days=1)
+    )
     first = export_archive()
-    assert first["rule_changes"] == [{"parameter": "stale_after_days", "value": None, "proposal": proposal.slug,
-                                      "by": "P02", "at": "2016-07-26T12:00:00Z"}]
+    assert first["rule_changes"] == [
+        {
+            "parameter": "stale_after_days",
+            "value": None,
+            "proposal": proposal.slug,
+            "by": "P02",
+            "at": "2016-07-26T12:00:00Z",
+        }
+    ]
     bad = {**first, "rule_changes": [{**first["rule_changes"][0], "value": "soon"}]}
     call_command("flush", "--no-input", verbosity=0)
     with pytest.raises(ArchiveError, match=r"rule_changes\[0\]\.value"):

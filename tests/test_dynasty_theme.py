@@ -13,7 +13,7 @@ import pytest
 import time_machine
 from django.test import Client
 
-from blognomic.succession.services import SuccessionError, ascension_address_post
+from blognomic.flows.succession.services import AscensionAddress, SuccessionError, ascension_address_post
 from dynasties.models import Dynasty
 from dynasties.theming import UNKNOWN_PALETTE
 from ruleset.models import Page
@@ -54,20 +54,37 @@ def logged_in(name: str) -> Client:
 
 
 def ascend_form(**theme) -> dict:
-    return {"step": "ascend", "theme": "Werewolves", "player_term": "Villager", "emperor_term": "Mayor",
-            "title": "", "body": "Welcome to the village.", **theme}
+    return {
+        "step": "ascend",
+        "theme": "Werewolves",
+        "player_term": "Villager",
+        "emperor_term": "Mayor",
+        "title": "",
+        "body": "Welcome to the village.",
+        **theme,
+    }
 
 
 def test_the_theme_set_in_the_address_is_on_every_page(awaiting, t0):
     client = logged_in("P03")
     with time_machine.travel(t0 + timedelta(hours=14), tick=False):
-        response = client.post("/ascension/", ascend_form(
-            palette="midnight", header_line="Nobody trusts the baker", vote_label_for="Aye",
-            vote_label_against="Nay", vote_label_deferential="As the Mayor wills"))
+        response = client.post(
+            "/ascension/",
+            ascend_form(
+                palette="midnight",
+                header_line="Nobody trusts the baker",
+                vote_label_for="Aye",
+                vote_label_against="Nay",
+                vote_label_deferential="As the Mayor wills",
+            ),
+        )
         assert response.status_code == 302, response.content.decode()[:2000]
         dynasty = Dynasty.objects.current()
         assert (dynasty.palette, dynasty.header_line, dynasty.vote_label_for) == (
-            "midnight", "Nobody trusts the baker", "Aye")
+            "midnight",
+            "Nobody trusts the baker",
+            "Aye",
+        )
         proposal = make_proposal(awaiting[3], at=t0 + timedelta(hours=15), title="Proposal: Curfew")
         vote(proposal, awaiting[4], "against", at=t0 + timedelta(hours=15, minutes=5))
     with time_machine.travel(t0 + timedelta(hours=16), tick=False):
@@ -83,10 +100,41 @@ def test_the_theme_set_in_the_address_is_on_every_page(awaiting, t0):
         assert button + "As the Mayor wills" in logged_in("P04").get(proposal.get_absolute_url()).content.decode()
 
 
+def test_the_tallys_reasons_use_the_dynastys_names_for_the_icons(awaiting, t0):
+    """After an Ascension renames FOR to "Aye", the tally box, its htmx fragment and the admin panel say
+    "3 Aye reaches Quorum 3", not "3 FOR"."""
+    with time_machine.travel(t0 + timedelta(hours=14), tick=False):
+        logged_in("P03").post("/ascension/", ascend_form(vote_label_for="Aye", vote_label_against="Nay"))
+        proposal = make_proposal(awaiting[3], at=t0 + timedelta(hours=15), title="Proposal: Curfew")
+        for voter in (awaiting[0], awaiting[1]):
+            vote(proposal, voter, "for", at=t0 + timedelta(hours=15, minutes=5))
+    with time_machine.travel(t0 + timedelta(hours=28), tick=False):
+        admin = logged_in("P02")
+        pages = [
+            Client().get(proposal.get_absolute_url()).content.decode(),
+            Client().get(proposal.get_absolute_url(), HTTP_HX_REQUEST="true").content.decode(),
+            admin.get("/admin-panel/").content.decode(),
+        ]
+        for html in pages:
+            assert "3 Aye reaches Quorum 3" in html
+            assert "FOR reaches" not in html
+
+
 def test_an_ended_dynastys_pages_keep_its_own_look(awaiting, t0):
-    ascension_address_post(author=awaiting[2], title="", body="", theme="Werewolves", player_term="Villager",
-                           emperor_term="Mayor", keep_rules=[], keep_columns=[], palette="ember",
-                           now=t0 + timedelta(hours=14))
+    ascension_address_post(
+        author=awaiting[2],
+        address=AscensionAddress(
+            title="",
+            body="",
+            theme="Werewolves",
+            player_term="Villager",
+            emperor_term="Mayor",
+            keep_rules=[],
+            keep_columns=[],
+            palette="ember",
+        ),
+        now=t0 + timedelta(hours=14),
+    )
     with time_machine.travel(t0 + timedelta(hours=15), tick=False):
         old = Client().get("/dynasties/1/").content.decode()
         assert 'data-palette="forest"' in old and "The old harbour" in old
@@ -98,7 +146,7 @@ def test_an_ended_dynastys_pages_keep_its_own_look(awaiting, t0):
     "theme, reason",
     [
         ({"palette": "#ff0000"}, "no palette"),
-        ({"palette": "harbour\" onload=\"x"}, "no palette"),
+        ({"palette": 'harbour" onload="x'}, "no palette"),
         ({"header_line": "evil\u202eenil"}, "direction-changing"),
         ({"vote_labels": {"for": "x" * 40}}, "at most"),
     ],
@@ -106,9 +154,20 @@ def test_an_ended_dynastys_pages_keep_its_own_look(awaiting, t0):
 def test_a_bad_theme_refuses_the_whole_address_and_writes_nothing(awaiting, t0, theme, reason):
     revisions = Page.objects.get(slug="ruleset").revisions.count()
     with pytest.raises(SuccessionError, match=reason):
-        ascension_address_post(author=awaiting[2], title="", body="", theme="Werewolves", player_term="Villager",
-                               emperor_term="Mayor", keep_rules=[], keep_columns=[], now=t0 + timedelta(hours=14),
-                               **theme)
+        ascension_address_post(
+            author=awaiting[2],
+            address=AscensionAddress(
+                title="",
+                body="",
+                theme="Werewolves",
+                player_term="Villager",
+                emperor_term="Mayor",
+                keep_rules=[],
+                keep_columns=[],
+                **theme,
+            ),
+            now=t0 + timedelta(hours=14),
+        )
     dynasty = Dynasty.objects.current()
     assert dynasty.ascended_at is None and dynasty.palette == "harbour"
     assert not Post.objects.filter(kind="ascension").exists()
@@ -117,8 +176,12 @@ def test_a_bad_theme_refuses_the_whole_address_and_writes_nothing(awaiting, t0, 
 
 @pytest.mark.parametrize(
     "theme",
-    [{"header_line": "nul\x00"}, {"vote_label_for": "\u202eYA"}, {"vote_label_against": "N" * 25},
-     {"header_line": "x" * 121}],
+    [
+        {"header_line": "nul\x00"},
+        {"vote_label_for": "\u202eYA"},
+        {"vote_label_against": "N" * 25},
+        {"header_line": "x" * 121},
+    ],
 )
 def test_hostile_theme_fields_get_a_400_and_change_nothing(awaiting, t0, theme):
     with time_machine.travel(t0 + timedelta(hours=14), tick=False):
@@ -146,12 +209,15 @@ def test_the_archive_carries_each_dynastys_look_and_refuses_a_bad_one(tmp_path):
     from tests.test_archive import empty_the_game, export_file, game_archive, import_file, write_archive
 
     data = game_archive()
-    data["dynasties"][-1]["look"] = {"palette": "parchment", "header_line": "Yo ho",
-                                     "vote_labels": {"for": "Aye"}}
+    data["dynasties"][-1]["look"] = {"palette": "parchment", "header_line": "Yo ho", "vote_labels": {"for": "Aye"}}
     import_file(write_archive(tmp_path, data))
     dynasty = Dynasty.objects.get(number=data["dynasties"][-1]["number"])
     assert (dynasty.palette, dynasty.header_line, dynasty.vote_label_for, dynasty.vote_label_against) == (
-        "parchment", "Yo ho", "Aye", "")
+        "parchment",
+        "Yo ho",
+        "Aye",
+        "",
+    )
     first = export_file(tmp_path, "first.json")
     assert first["dynasties"][-1]["look"] == data["dynasties"][-1]["look"]
     assert "look" not in first["dynasties"][0]  # a default look is left out, as older archives had it

@@ -27,8 +27,11 @@ def test_ten_posts_in_a_day_pass_and_the_eleventh_is_flagged(t0):
     yesterday = [day - timedelta(minutes=i + 1) for i in range(5)]
     ten = [day + timedelta(hours=i) for i in range(10)]
     assert fairplay.posts_in_a_day(yesterday + ten, player_id=7, now=day + timedelta(hours=10)) is None
-    eleventh = fairplay.posts_in_a_day([*ten, day + timedelta(hours=23, minutes=59, seconds=59)], player_id=7,
-                                       now=day + timedelta(hours=23, minutes=59, seconds=59))
+    eleventh = fairplay.posts_in_a_day(
+        [*ten, day + timedelta(hours=23, minutes=59, seconds=59)],
+        player_id=7,
+        now=day + timedelta(hours=23, minutes=59, seconds=59),
+    )
     assert eleventh == fairplay.Threshold(count=11, key="fairplay-posts:7:2016-07-25")
 
 
@@ -52,7 +55,8 @@ def test_a_blog_entry_of_more_than_1000_words_is_flagged():
     assert fairplay.entry_too_long(body="word " * 1000, post_id=3) is None
     assert fairplay.entry_too_long(body="word " * 1000 + "\n\n- - -", post_id=3) is None
     assert fairplay.entry_too_long(body="word " * 990, flavour="tale " * 11, post_id=3) == fairplay.Threshold(
-        1001, "fairplay-words:3")
+        1001, "fairplay-words:3"
+    )
 
 
 # --- Notices to the admins ---
@@ -105,18 +109,35 @@ def test_a_post_over_1000_words_tells_the_admins_once_made_or_edited(t0, django_
     with django_capture_on_commit_callbacks(execute=True):
         long_one = post_create(author=players[3], kind="post", title="Essay: Long", body="word " * 1001, now=t0)
         short = post_create(author=players[3], kind="post", title="Essay: Short", body="word " * 1000, now=t0)
-        post_edit(post=short, editor=players[3], title=short.title, body="word " * 1002, flavour="", kind="post",
-                  now=t0 + timedelta(minutes=1))
-        post_edit(post=short, editor=players[3], title=short.title, body="word " * 1003, flavour="", kind="post",
-                  now=t0 + timedelta(minutes=2))
-        hidden = post_create(author=players[2], kind="cfj", title="CfJ: Secret", body="why " * 1200, now=t0,
-                             anonymous=True)
+        post_edit(
+            post=short,
+            editor=players[3],
+            title=short.title,
+            body="word " * 1002,
+            flavour="",
+            kind="post",
+            now=t0 + timedelta(minutes=1),
+        )
+        post_edit(
+            post=short,
+            editor=players[3],
+            title=short.title,
+            body="word " * 1003,
+            flavour="",
+            kind="post",
+            now=t0 + timedelta(minutes=2),
+        )
+        hidden = post_create(
+            author=players[2], kind="cfj", title="CfJ: Secret", body="why " * 1200, now=t0, anonymous=True
+        )
     texts = sorted(Notification.objects.filter(key__startswith="fairplay-words:").values_list("text", flat=True))
-    assert texts == sorted([
-        fairplay.WORDS_FLAG.format(title=long_one.title, by=" by P04", count=1001),
-        fairplay.WORDS_FLAG.format(title=short.title, by=" by P04", count=1002),
-        fairplay.WORDS_FLAG.format(title=hidden.title, by="", count=1200),
-    ])
+    assert texts == sorted(
+        [
+            fairplay.WORDS_FLAG.format(title=long_one.title, by=" by P04", count=1001),
+            fairplay.WORDS_FLAG.format(title=short.title, by=" by P04", count=1002),
+            fairplay.WORDS_FLAG.format(title=hidden.title, by="", count=1200),
+        ]
+    )
     assert not any("P03" in text for text in texts)
 
 

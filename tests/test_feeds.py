@@ -55,10 +55,23 @@ def test_a_posts_comments_feed_carries_each_comment_and_its_vote(client, game):
 
 def test_the_ruleset_revisions_feed(client, game, t0):
     players, _ = game
-    page = page_create(title="Ruleset", kind="ruleset", author=players[1], text="== Core ==\n=== One ===\nA.",
-                       summary="Start", now=t0, check_permission=False)
-    revision_add(page=page, author=players[1], text="== Core ==\n=== One ===\nB.", summary="Fix a typo",
-                 now=t0 + timedelta(hours=1), base_number=1)
+    page = page_create(
+        title="Ruleset",
+        kind="ruleset",
+        author=players[1],
+        text="== Core ==\n=== One ===\nA.",
+        summary="Start",
+        now=t0,
+        check_permission=False,
+    )
+    revision_add(
+        page=page,
+        author=players[1],
+        text="== Core ==\n=== One ===\nB.",
+        summary="Fix a typo",
+        now=t0 + timedelta(hours=1),
+        base_number=1,
+    )
     feed = _atom(client.get(reverse("wiki_feed", args=["ruleset"])))
     assert [e.findtext(f"{ATOM}title") for e in feed.iter(f"{ATOM}entry")] == ["r2: Fix a typo", "r1: Start"]
     assert client.get(reverse("wiki_feed", args=["no-such-page"])).status_code == 404

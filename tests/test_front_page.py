@@ -45,7 +45,7 @@ def test_each_pending_matter_shows_its_toteboard_age_own_vote_and_whether_it_can
     assert "Can be enacted now" in text
     young_text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", board_of(html, young.slug)))
     assert "6 hours old" in young_text and "You have not voted" in young_text
-    assert "Cannot be resolved yet" in young_text
+    assert "Waits for the oldest pending Proposal." in young_text  # Ripe is older
 
 
 def test_the_sidebar_lists_recent_comments(client, t0):
@@ -77,7 +77,7 @@ def test_post_and_comment_forms_offer_a_preview(client, t0):
     preview = reverse("markdown_preview")
     for url in (reverse("new_post"), proposal.get_absolute_url()):
         html = client.get(url).content.decode()
-        assert f'hx-post="{preview}"' in html and 'class="markdown-preview' in html, url
+        assert f'data-hx-post="{preview}"' in html and 'class="markdown-preview' in html, url
         assert "onclick" not in html and "<script>" not in html
 
 
@@ -108,12 +108,20 @@ def test_the_listing_counts_its_posts_once_until_the_content_changes(client, t0)
 
     players = make_table(3, start=t0)
     for n in range(20):
-        Post.objects.create(slug=f"tale-{n}", kind="story", title=f"Story: Tale {n}", author=players[n % 3],
-                            posted_at=t0 + timedelta(minutes=n), body="Once.")
+        Post.objects.create(
+            slug=f"tale-{n}",
+            kind="story",
+            title=f"Story: Tale {n}",
+            author=players[n % 3],
+            posted_at=t0 + timedelta(minutes=n),
+            body="Once.",
+        )
 
     def read(minutes: int) -> tuple[str, int]:
-        with time_machine.travel(t0 + timedelta(hours=1, minutes=minutes), tick=False), \
-                CaptureQueriesContext(connection) as queries:
+        with (
+            time_machine.travel(t0 + timedelta(hours=1, minutes=minutes), tick=False),
+            CaptureQueriesContext(connection) as queries,
+        ):
             html = client.get(reverse("category", args=["story-posts"])).content.decode()
         return html, sum("COUNT(" in q["sql"] and "blognomic_post" in q["sql"] for q in queries)
 
@@ -121,7 +129,28 @@ def test_the_listing_counts_its_posts_once_until_the_content_changes(client, t0)
     assert counted == 1 and "Page 1 of" not in html
     html, counted = read(5)
     assert counted == 0 and "Tale 19" in html
-    Post.objects.create(slug="tale-new", kind="story", title="Story: Tale New", author=players[0],
-                        posted_at=t0 + timedelta(minutes=50), body="Twice.")
+    Post.objects.create(
+        slug="tale-new",
+        kind="story",
+        title="Story: Tale New",
+        author=players[0],
+        posted_at=t0 + timedelta(minutes=50),
+        body="Twice.",
+    )
     html, counted = read(6)
     assert counted == 1 and "Page 1 of 2" in html and "Tale New" in html
+
+
+def test_a_matter_pending_over_48_hours_says_so_in_words_beside_its_red_title(client, t0):
+    """The sidebar marks a matter pending more than 48 hours in red, and says why in visible text, which a
+    screen reader reads and a phone shows, rather than only in a tooltip."""
+    players = make_table(5, start=t0)
+    make_proposal(players[1], at=t0, title="Proposal: Old Hat")
+    make_proposal(players[2], at=t0 + timedelta(hours=40), title="Proposal: New Hat")
+    with time_machine.travel(t0 + timedelta(hours=49), tick=False):
+        html = client.get("/").content.decode()
+    pending = re.search(r'<section class="box" id="pending">(.*?)</section>', html, re.S).group(1)
+    items = {re.sub(r"<[^>]+>", "", item).split(" ")[1]: item for item in re.findall(r"<li.*?</li>", pending, re.S)}
+    assert items["Old"].startswith('<li class="old">') and "(pending over 48 hours)" in items["Old"]
+    assert "title=" not in items["Old"]
+    assert "class=" not in items["New"].split(">")[0] and "pending over" not in items["New"]

@@ -8,6 +8,7 @@ world are Daytime in Zahndorf, and all odd-numbered days are Nighttime”.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -72,8 +73,15 @@ def page(client: Client, url: str, at: datetime) -> str:
 
 def test_admins_declare_a_cell_and_a_phase_citing_the_enacted_proposal(game, t0):
     proposal = enacted_proposal(game, t0)
-    year = gndt_variable_add(dynasty=game.dynasty, by=game.admin, now=t0, label="The Year", row=game.calendar,
-                             column=game.year, proposal=proposal)
+    year = gndt_variable_add(
+        dynasty=game.dynasty,
+        by=game.admin,
+        now=t0,
+        label="The Year",
+        row=game.calendar,
+        column=game.year,
+        proposal=proposal,
+    )
     gndt_variable_add(dynasty=game.dynasty, by=game.admin, now=t0, label="Time of day", phase_rule="day-parity")
     assert Dynasty.objects.get(pk=game.dynasty.pk).shows_variables
     assert year.proposal == proposal and year.by == game.admin
@@ -109,8 +117,15 @@ def test_a_second_variable_of_the_same_name_and_an_unenacted_citation_are_refuse
         gndt_variable_add(dynasty=game.dynasty, by=game.admin, now=t0, label="TIME", phase_rule="day-parity")
     pending = make_proposal(game.player("P03"), at=t0, title="Proposal: Not Yet")
     with pytest.raises(GndtError) as refused:
-        gndt_variable_add(dynasty=game.dynasty, by=game.admin, now=t0, label="Pot", row=game.calendar,
-                          column=Column.objects.get(name="Money"), proposal=pending)
+        gndt_variable_add(
+            dynasty=game.dynasty,
+            by=game.admin,
+            now=t0,
+            label="Pot",
+            row=game.calendar,
+            column=Column.objects.get(name="Money"),
+            proposal=pending,
+        )
     assert str(refused.value) == VARIABLE_PROPOSAL_NOT_ENACTED.format(title="Proposal: Not Yet")
     with pytest.raises(GndtError, match="Only admins"):
         gndt_variable_add(dynasty=game.dynasty, by=game.player("P03"), now=t0, label="X", phase_rule="day-parity")
@@ -128,10 +143,17 @@ def test_removing_the_last_variable_stops_the_pages_asking(game, t0):
 
 
 def test_the_sidebar_and_the_phone_summary_show_the_year_the_pot_and_the_phase(game, t0, client):
-    gndt_variable_add(dynasty=game.dynasty, by=game.admin, now=t0, label="The Year", row=game.calendar,
-                      column=game.year)
-    gndt_variable_add(dynasty=game.dynasty, by=game.admin, now=t0, label="The Pot", row=game.calendar,
-                      column=Column.objects.get(name="Money"))
+    gndt_variable_add(
+        dynasty=game.dynasty, by=game.admin, now=t0, label="The Year", row=game.calendar, column=game.year
+    )
+    gndt_variable_add(
+        dynasty=game.dynasty,
+        by=game.admin,
+        now=t0,
+        label="The Pot",
+        row=game.calendar,
+        column=Column.objects.get(name="Money"),
+    )
     gndt_variable_add(dynasty=game.dynasty, by=game.admin, now=t0, label="In Zahndorf", phase_rule="day-parity")
     night = page(client, reverse("front_page"), NIGHT)
     sidebar = night.split('id="variables"')[1].split("</section>")[0]
@@ -144,10 +166,21 @@ def test_the_sidebar_and_the_phone_summary_show_the_year_the_pot_and_the_phase(g
 
 def test_the_year_advances_every_midnight_by_a_scheduled_effect(game, t0, client):
     """“Once per day at midnight GMT the Calendar advances 10 Years.”"""
-    gndt_variable_add(dynasty=game.dynasty, by=game.admin, now=t0, label="The Year", row=game.calendar,
-                      column=game.year)
-    gndt_effect_save(dynasty=game.dynasty, by=game.admin, now=t0, name="The Calendar advances", column=game.year,
-                     target="row", row=game.calendar, delta=10, hour=0, starts_at=t0)
+    gndt_variable_add(
+        dynasty=game.dynasty, by=game.admin, now=t0, label="The Year", row=game.calendar, column=game.year
+    )
+    gndt_effect_save(
+        dynasty=game.dynasty,
+        by=game.admin,
+        now=t0,
+        name="The Calendar advances",
+        column=game.year,
+        target="row",
+        row=game.calendar,
+        delta=10,
+        hour=0,
+        starts_at=t0,
+    )
     gndt_effects_apply_due(now=t0 + timedelta(days=1, minutes=1))
     gndt_effects_apply_due(now=t0 + timedelta(days=1, minutes=2))  # a second run that day changes nothing
     assert value(game, "The Pot", "Year") == "1510"
@@ -155,8 +188,14 @@ def test_the_year_advances_every_midnight_by_a_scheduled_effect(game, t0, client
 
 
 def test_a_variable_on_a_hidden_cell_is_shown_only_to_who_may_see_it(game, t0):
-    gndt_variable_add(dynasty=game.dynasty, by=game.admin, now=t0, label="Pot role", row=game.calendar,
-                      column=Column.objects.get(name="Role"))
+    gndt_variable_add(
+        dynasty=game.dynasty,
+        by=game.admin,
+        now=t0,
+        label="Pot role",
+        row=game.calendar,
+        column=Column.objects.get(name="Role"),
+    )
     game.dynasty.refresh_from_db()
     assert game_variables_shown(game.dynasty, viewer=game.player("P03"), now=NIGHT) == []
     assert [v.label for v in game_variables_shown(game.dynasty, viewer=game.admin, now=NIGHT)] == ["Pot role"]
@@ -185,15 +224,20 @@ def test_the_manage_page_adds_a_variable_and_refuses_a_bad_one(game, t0):
     client = Client()
     assert client.login(username="P02", password=PASSWORD)
     with time_machine.travel(NIGHT, tick=False):
-        bad = client.post(reverse("gndt_variable_new"), {"label": "Both", "row": game.calendar.pk,
-                                                         "column": game.year.pk, "phase_rule": "day-parity"})
+        bad = client.post(
+            reverse("gndt_variable_new"),
+            {"label": "Both", "row": game.calendar.pk, "column": game.year.pk, "phase_rule": "day-parity"},
+        )
         assert bad.status_code == 400 and VARIABLE_CELL_OR_PHASE in bad.content.decode()
-        unknown = client.post(reverse("gndt_variable_new"), {"label": "Y", "row": game.calendar.pk,
-                                                             "column": game.year.pk, "proposal": "no-such"})
+        unknown = client.post(
+            reverse("gndt_variable_new"),
+            {"label": "Y", "row": game.calendar.pk, "column": game.year.pk, "proposal": "no-such"},
+        )
         assert unknown.status_code == 400 and "No post with id" in unknown.content.decode()
         assert not GameVariable.objects.exists()
-        good = client.post(reverse("gndt_variable_new"), {"label": "The Year", "row": game.calendar.pk,
-                                                          "column": game.year.pk})
+        good = client.post(
+            reverse("gndt_variable_new"), {"label": "The Year", "row": game.calendar.pk, "column": game.year.pk}
+        )
         assert good.status_code == 302
         variable = GameVariable.objects.get()
         removed = client.post(reverse("gndt_remove", args=["variables", variable.pk]))
@@ -206,13 +250,13 @@ def test_the_manage_page_adds_a_variable_and_refuses_a_bad_one(game, t0):
 
 def test_an_action_limited_to_the_daytime_is_refused_at_night(game, t0):
     """A declared action “only during the Daytime” is refused on an odd-numbered day, naming when day comes."""
-    gndt_action_save(dynasty=game.dynasty, by=game.admin, now=t0, name="Lynch", frequency="unlimited",
-                     phase=DAYTIME)
+    gndt_action_save(dynasty=game.dynasty, by=game.admin, now=t0, name="Lynch", frequency="unlimited", phase=DAYTIME)
     p3 = game.player("P03")
     with pytest.raises(GndtError) as refused:
         update(game, p3, {("P03", "Money"): "301"}, now=NIGHT, action="Lynch")
-    assert str(refused.value) == OUTSIDE_PHASE.format(what="Lynch", done="taken", phase="Daytime",
-                                                      now_phase="Nighttime", until="Tue 26 Jul 2016 00:00")
+    assert str(refused.value) == OUTSIDE_PHASE.format(
+        what="Lynch", done="taken", phase="Daytime", now_phase="Nighttime", until="Tue 26 Jul 2016 00:00"
+    )
     assert value(game, "P03", "Money") == "300"
     update(game, p3, {("P03", "Money"): "301"}, now=DAY, action="Lynch")
     assert value(game, "P03", "Money") == "301"
@@ -241,3 +285,19 @@ def test_hostile_variable_forms_get_a_400_and_change_nothing(game, fields):
         response = client.post(reverse("gndt_variable_new"), fields)
     assert response.status_code == 400
     assert not GameVariable.objects.exists()
+
+
+def test_the_sidebar_beside_a_past_moment_shows_the_variables_as_they_stood(client, game, t0):
+    """/at/ shows the game then, its sidebar too: the Year as it stood (1500, not the 1510 it became), the
+    phase of that day, and no variable declared only later."""
+    gndt_variable_add(
+        dynasty=game.dynasty, by=game.admin, now=t0, label="The Year", row=game.calendar, column=game.year
+    )
+    gndt_variable_add(dynasty=game.dynasty, by=game.admin, now=t0, label="Time of day", phase_rule="day-parity")
+    update(game, game.admin, {("The Pot", "Year"): "1510"}, now=DAY)
+    money = Column.objects.get(dynasty=game.dynasty, name="Money")
+    gndt_variable_add(dynasty=game.dynasty, by=game.admin, now=DAY, label="The Pot", row=game.calendar, column=money)
+    html = client.get("/at/2016-07-25T12:00:00Z/").content.decode()
+    sidebar = html.split('<aside class="sidebar')[1]
+    variables = re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", sidebar)
+    assert variables == [("The Year", "1500"), ("Time of day", "Nighttime")]

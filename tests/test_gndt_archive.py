@@ -13,8 +13,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from blognomic.archive.fields import ArchiveError
-from blognomic.archive.gndt import export_gndt, import_gndt, names_in_gndt
+from blognomic.moving.archive.fields import ArchiveError
+from blognomic.moving.archive.gndt_export import export_gndt
+from blognomic.moving.archive.gndt_import import import_gndt, names_in_gndt
 from dynasties.models import Dynasty, User
 from gndt.models import (
     Action,
@@ -125,9 +126,12 @@ def test_importing_an_export_gives_back_the_same_gndt(exported):
 
 
 def test_names_in_gndt_lists_every_account_it_mentions(exported):
-    """An archive importer creates these accounts before calling ``import_gndt``."""
-    assert names_in_gndt(exported) == {"P01", "P02", "P03", "P04", "P05"}
-    assert names_in_gndt({"log": [{"by": 3}, "junk"], "rows": None}) == set()
+    """An archive importer creates these accounts before calling ``import_gndt``; each comes with its first
+    mention, for refusing one the archive does not declare."""
+    names = names_in_gndt(exported)
+    assert set(names) == {"P01", "P02", "P03", "P04", "P05"}
+    assert names["P01"] == f"gndt.rows[{at_row(exported, 'P01')}].player"
+    assert names_in_gndt({"log": [{"by": 3}, "junk"], "rows": None}) == {}
 
 
 def at_row(data: dict, name: str) -> int:
@@ -188,9 +192,7 @@ def mutate(data: dict, where: tuple, new) -> dict:
         ),
         (lambda d: mutate(d, ("columns", 0, "minimum"), 10) | {}, "gndt.columns[0]", None),
         (
-            lambda d: mutate(
-                d, ("log", 0, "changes"), [{"row": "Ghost", "column": "Money", "old": "", "new": "1"}]
-            ),
+            lambda d: mutate(d, ("log", 0, "changes"), [{"row": "Ghost", "column": "Money", "old": "", "new": "1"}]),
             "gndt.log[0].changes[0].row",
             "Dynasty 1 has no GNDT row 'Ghost'",
         ),
@@ -259,9 +261,7 @@ def test_importing_inserts_in_bulk(exported):
     bigger = copy.deepcopy(exported)
     plain = [entry for entry in bigger["log"] if entry["undoes"] is None]
     top = max(entry["pk"] for entry in bigger["log"])
-    bigger["log"] = bigger["log"] + [
-        dict(entry, undoes=None, pk=top + i + 1) for i, entry in enumerate(plain * 10)
-    ]
+    bigger["log"] = bigger["log"] + [dict(entry, undoes=None, pk=top + i + 1) for i, entry in enumerate(plain * 10)]
     wipe_gndt()
     with CaptureQueriesContext(connection) as large:
         import_gndt(bigger, users=users, dynasties=numbers)
@@ -269,9 +269,7 @@ def test_importing_inserts_in_bulk(exported):
 
     def reads(context):
         return [
-            q["sql"]
-            for q in context.captured_queries
-            if not q["sql"].startswith(("INSERT", "SAVEPOINT", "RELEASE"))
+            q["sql"] for q in context.captured_queries if not q["sql"].startswith(("INSERT", "SAVEPOINT", "RELEASE"))
         ]
 
     assert len(reads(small)) == len(reads(large))

@@ -62,9 +62,7 @@ def test_a_daily_effect_applies_once_per_day_however_often_beat_runs(game, t0, y
     """Beat runs at 00:05, 00:06 and 23:59: the Year turns once; the next midnight it turns again."""
     assert value(game, "The Empire", "Year") == "0"
     report = gndt_effects_apply_due(now=at(t0, minutes=5))
-    assert [(o.effect, o.period, o.outcome) for o in report.outcomes] == [
-        ("The Year turns", "2016-07-26", "applied")
-    ]
+    assert [(o.effect, o.period, o.outcome) for o in report.outcomes] == [("The Year turns", "2016-07-26", "applied")]
     assert value(game, "The Empire", "Year") == "10"
     assert gndt_effects_apply_due(now=at(t0, minutes=6)).outcomes == []
     assert gndt_effects_apply_due(now=at(t0, hours=23, minutes=59)).outcomes == []
@@ -81,9 +79,7 @@ def test_an_effect_is_logged_like_any_update_and_can_be_undone(game, t0, year_tu
     gndt_effects_apply_due(now=at(t0, minutes=5))
     logged = Update.objects.get(source=Update.EFFECT)
     assert logged.by is None
-    assert logged.comment == (
-        "The Year turns: every day at 00:00 UTC add 10 to Year of The Empire (period 2016-07-26)"
-    )
+    assert logged.comment == ("The Year turns: every day at 00:00 UTC add 10 to Year of The Empire (period 2016-07-26)")
     assert [(c.old, c.new) for c in logged.changes.all()] == [("0", "10")]
     gndt_undo(update=logged, by=game.player("P03"), now=at(t0, minutes=10))
     assert value(game, "The Empire", "Year") == "0"
@@ -113,9 +109,7 @@ def test_a_weekly_effect_with_a_limit(game, t0):
         weekday=0,
     )
     update(game, game.player("P04"), {("P04", "Treasure"): "10", ("P05", "Treasure"): "12"}, now=t0)
-    assert gndt_effects_apply_due(now=at(t0, days=2)).outcomes == [], (
-        "Monday 25 July passed before it existed"
-    )
+    assert gndt_effects_apply_due(now=at(t0, days=2)).outcomes == [], "Monday 25 July passed before it existed"
     next_monday = datetime(2016, 8, 1, 0, 30, tzinfo=t0.tzinfo)
     report = gndt_effects_apply_due(now=next_monday)
     assert report.outcomes[0].period == "2016-W31"

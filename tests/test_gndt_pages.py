@@ -80,7 +80,7 @@ def test_the_emperor_and_admins_see_hidden_columns(game, now, viewer):
 
 
 def table_of(html: str) -> str:
-    return html[html.index("<table"):]
+    return html[html.index("<table") :]
 
 
 def test_the_table_sorts_by_any_column(client, game, now):
@@ -107,9 +107,7 @@ def test_the_table_as_it_stood_at_a_past_moment_and_as_csv(client, game, now):
     assert header[:3] == ["Name", "Group", "Money"] and "Role" not in header
     assert ["P03", "player", "123"] == next(row for row in rows if row[0] == "P03")[:3]
     old = list(
-        csv.reader(
-            io.StringIO(client.get(reverse("gndt_export") + "?at=2016-07-25T12:30:00Z").content.decode())
-        )
+        csv.reader(io.StringIO(client.get(reverse("gndt_export") + "?at=2016-07-25T12:30:00Z").content.decode()))
     )
     assert next(row for row in old if row[0] == "P03")[2] == "300"
     assert ["The Pot", "other"] == next(row for row in old if row[0] == "The Pot")[:2]
@@ -131,7 +129,7 @@ def test_inline_editing_with_htmx_rolls_dice_and_shows_the_roll(game, now, monke
     client = logged_in("P03")
     row_id, column_id = cell_ids(game, "P03", "Money")
     form = client.get(reverse("gndt_cell_form") + f"?row={row_id}&column={column_id}", **HX).content.decode()
-    assert f'name="s-{row_id}-{column_id}" value="300"' in form and 'hx-post="/gndt/edit/"' in form
+    assert f'name="s-{row_id}-{column_id}" value="300"' in form and 'data-hx-post="/gndt/edit/"' in form
     response = client.post(
         reverse("gndt_edit"),
         {
@@ -249,9 +247,7 @@ def test_undo_from_the_log(game, now):
     client = logged_in("P04")
     html = client.get(reverse("gndt_log")).content.decode()
     assert f'action="/gndt/updates/{original.pk}/undo/"' in html
-    response = client.post(
-        reverse("gndt_undo", args=[original.pk]), {"next": reverse("gndt_log")}, follow=True
-    )
+    response = client.post(reverse("gndt_undo", args=[original.pk]), {"next": reverse("gndt_log")}, follow=True)
     html = response.content.decode()
     assert f"Update #{original.pk} was undone" in html and 'undone by <a href="/gndt/updates/' in html
     assert value(game, "P03", "Money") == "300"
@@ -319,10 +315,7 @@ def test_admins_manage_columns_rows_actions_effects_and_lists_in_the_browser(gam
             "enabled": "on",
         },
     )
-    assert (
-        ScheduledEffect.objects.get().describe()
-        == "every Monday at 00:00 UTC add 5 to Money of every active player"
-    )
+    assert ScheduledEffect.objects.get().describe() == "every Monday at 00:00 UTC add 5 to Money of every active player"
     admin.post(
         reverse("gndt_list_save"),
         {"name": "fruit", "entries": "Fig, Date", "scope": "game", "note": "Proposal: Dried Fruit"},
@@ -360,19 +353,12 @@ def build_table(dynasty, users, *, n_columns: int, n_other_rows: int, first: int
     """Rows for ``users`` and ``n_other_rows`` rows that are not players, with ``n_columns`` numeric columns
     numbered from ``first``, and every cell filled; inserted in bulk. Existing rows get the new columns too."""
     Column.objects.bulk_create(
-        Column(dynasty=dynasty, name=f"Stat {i}", kind="integer", order=i)
-        for i in range(first, first + n_columns)
+        Column(dynasty=dynasty, name=f"Stat {i}", kind="integer", order=i) for i in range(first, first + n_columns)
     )
     existing = Row.objects.filter(dynasty=dynasty).count()
     Row.objects.bulk_create(
-        [
-            Row(dynasty=dynasty, user=user, name=user.username, order=existing + i)
-            for i, user in enumerate(users)
-        ]
-        + [
-            Row(dynasty=dynasty, name=f"Pot {existing + i}", order=100 + existing + i)
-            for i in range(n_other_rows)
-        ]
+        [Row(dynasty=dynasty, user=user, name=user.username, order=existing + i) for i, user in enumerate(users)]
+        + [Row(dynasty=dynasty, name=f"Pot {existing + i}", order=100 + existing + i) for i in range(n_other_rows)]
     )
     Cell.objects.bulk_create(
         (
@@ -402,10 +388,7 @@ def build_log(dynasty, user, *, n_updates: int, start) -> None:
         batch_size=5000,
     )
     CellChange.objects.bulk_create(
-        (
-            CellChange(update=u, row=row, column=column, old=str(i), new=str(i + 1))
-            for i, u in enumerate(updates)
-        ),
+        (CellChange(update=u, row=row, column=column, old=str(i), new=str(i + 1)) for i, u in enumerate(updates)),
         batch_size=5000,
     )
 
@@ -442,3 +425,19 @@ def test_table_and_log_pages_use_a_fixed_number_of_queries(t0, viewer):
     assert small == large
     assert "50,000 updates" in html and "Page 1 of 1,000" in html
     print(f"queries for {viewer or 'a visitor'}:", large)
+
+
+def test_a_moment_before_the_dynasty_began_says_so_and_links_the_one_running_then(client, game, t0):
+    """``/gndt/?at=`` before the current dynasty began showed its columns with empty cells: it says the
+    dynasty had not begun, and links the table of the dynasty that was running at that moment."""
+    Dynasty.objects.filter(pk=game.dynasty.pk).update(number=2)
+    earlier = make_dynasty(emperor=game.player("P02"), started_at=t0 - timedelta(days=90), number=1)
+    Dynasty.objects.filter(pk=earlier.pk).update(ended_at=game.dynasty.started_at)
+    html = client.get(reverse("gndt_table") + "?at=2016-06-10T10:00:00Z").content.decode()
+    assert "had not begun at" in html and "The table as it stood at" not in html
+    assert 'class="data gndt-table"' not in html and ">Money<" not in html
+    assert 'href="/gndt/dynasty/1/?at=2016-06-10T10:00:00Z"' in html
+    before_any = client.get(reverse("gndt_table") + "?at=2010-01-01T00:00:00Z").content.decode()
+    assert "No dynasty was running then." in before_any
+    csv_export = client.get(reverse("gndt_export") + "?at=2016-06-10T10:00:00Z")
+    assert csv_export.status_code == 404

@@ -59,9 +59,7 @@ def refused(game, by, changes, *, now, seen=None, comment="", action=None) -> st
     if seen is None:
         seen = {key: current_values(game.dynasty).get(key, "") for key in changes}
     with pytest.raises(GndtError) as error:
-        gndt_update(
-            dynasty=game.dynasty, by=by, changes=changes, seen=seen, comment=comment, action=action, now=now
-        )
+        gndt_update(dynasty=game.dynasty, by=by, changes=changes, seen=seen, comment=comment, action=action, now=now)
     assert_nothing_written(game, before_values, before_updates)
     return str(error.value)
 
@@ -73,14 +71,10 @@ def test_any_player_may_update_any_players_data_and_it_is_logged(game, t0):
     """“Any Player may update any Player's data via the GNDT … All updates to the GNDT are logged”: P03
     changes P04's Money and the Pot's; the update records who, when, the comment, each old and new value."""
     p03 = game.player("P03")
-    result = update(
-        game, p03, {("P04", "Money"): "250", ("The Pot", "Money"): "50"}, now=t0, comment="P04 antes 50"
-    )
+    result = update(game, p03, {("P04", "Money"): "250", ("The Pot", "Money"): "50"}, now=t0, comment="P04 antes 50")
     assert value(game, "P04", "Money") == "250" and value(game, "The Pot", "Money") == "50"
     assert (result.by, result.at, result.comment, result.source) == (p03, t0, "P04 antes 50", Update.PLAYER)
-    changes = {
-        (c.row.name, c.column.name): (c.old, c.new) for c in result.changes.select_related("row", "column")
-    }
+    changes = {(c.row.name, c.column.name): (c.old, c.new) for c in result.changes.select_related("row", "column")}
     assert changes == {("P04", "Money"): ("300", "250"), ("The Pot", "Money"): ("0", "50")}
 
 
@@ -153,9 +147,7 @@ def test_spectators_and_idle_players_may_not_update(game, t0):
     spectator = make_spectator("Spectator")
     make_idle(game.player("P05"), since=t0 - timedelta(days=1))
     for user in (spectator, game.player("P05")):
-        assert (
-            refused(game, user, {("P03", "Money"): "1"}, now=t0) == "Only active players may update the GNDT."
-        )
+        assert refused(game, user, {("P03", "Money"): "1"}, now=t0) == "Only active players may update the GNDT."
 
 
 def test_an_update_without_changes_or_comment_is_refused(game, t0):
@@ -190,12 +182,8 @@ def test_an_edit_based_on_a_stale_value_is_refused_and_says_what_changed(game, t
     """Two players load the table; the first changes P03's Money; the second's edit carries the value it saw,
     is refused, says what the cell holds now and who changed it, and overwrites nothing."""
     seen = {("P03", "Money"): "300"}
-    gndt_update(
-        dynasty=game.dynasty, by=game.player("P04"), changes={("P03", "Money"): "280"}, seen=seen, now=t0
-    )
-    message = refused(
-        game, game.player("P05"), {("P03", "Money"): "350"}, seen=seen, now=t0 + timedelta(minutes=1)
-    )
+    gndt_update(dynasty=game.dynasty, by=game.player("P04"), changes={("P03", "Money"): "280"}, seen=seen, now=t0)
+    message = refused(game, game.player("P05"), {("P03", "Money"): "350"}, seen=seen, now=t0 + timedelta(minutes=1))
     assert message.startswith("Nothing was saved: the table changed after you loaded it.")
     assert "P03’s Money is now “280”, not “300” as you saw it (changed by P04 in update #" in message
     assert value(game, "P03", "Money") == "280"
@@ -269,7 +257,7 @@ def test_an_update_is_undone_once_and_an_undo_can_itself_be_undone(game, t0):
 def test_only_those_who_see_hidden_columns_may_undo_changes_to_them(game, t0):
     """The Emperor's secret change cannot be undone by a player who cannot see it."""
     secret = update(game, game.emperor, {("P04", "Role"): "Werewolf"}, now=t0)
-    with pytest.raises(GndtError, match="changed hidden values, which only admins and the Emperor may undo"):
+    with pytest.raises(GndtError, match=f"There is no update #{secret.pk} for you to undo"):
         gndt_undo(update=secret, by=game.player("P03"), now=t0 + timedelta(hours=1))
     gndt_undo(update=secret, by=game.admin, now=t0 + timedelta(hours=1))
     assert value(game, "P04", "Role") == "Villager"
@@ -302,9 +290,7 @@ def test_dice_in_the_comment_are_rolled_and_stored_with_the_update(game, t0, fix
     assert [roll["token"] for roll in result.rolls] == ["DICE10", "DICE10", "DICE10", "2DICE6", "FRUIT"]
     for roll in result.rolls[:3]:
         assert 1 <= roll["results"][0] <= 10 and roll["text"] == f"DICE10: {roll['results'][0]}"
-    assert len(result.rolls[3]["results"]) == 2 and result.rolls[3]["total"] == sum(
-        result.rolls[3]["results"]
-    )
+    assert len(result.rolls[3]["results"]) == 2 and result.rolls[3]["total"] == sum(result.rolls[3]["results"])
     assert result.rolls[4]["pick"] in dice.DEFAULT_LISTS["FRUIT"]
     assert Update.objects.get(pk=result.pk).rolls == result.rolls
 
@@ -329,9 +315,7 @@ def test_absurd_dice_are_refused_and_nothing_is_written(game, t0):
 def test_admins_change_the_word_lists_and_every_version_is_kept(game, t0, monkeypatch):
     """A proposal changes FRUIT's outcomes; the admin records the new list; draws use it from then on; COLOR
     still draws from COLOUR; a dynasty's own list wins over the game's."""
-    gndt_list_set(
-        dynasty=None, name="FRUIT", entries=["Durian"], by=game.admin, now=t0, note="Proposal: Durian"
-    )
+    gndt_list_set(dynasty=None, name="FRUIT", entries=["Durian"], by=game.admin, now=t0, note="Proposal: Durian")
     result = update(game, game.player("P03"), {}, now=t0 + timedelta(minutes=1), comment="FRUIT COLOR")
     assert result.rolls[0]["pick"] == "Durian" and result.rolls[1]["kind"] == "COLOUR"
     gndt_list_set(
@@ -343,9 +327,7 @@ def test_admins_change_the_word_lists_and_every_version_is_kept(game, t0, monkey
     )
     assert random_lists_for(game.dynasty)["FRUIT"] == ("Lime", "Fig")
     assert random_lists_for(None)["FRUIT"] == ("Durian",)
-    gndt_list_set(
-        dynasty=game.dynasty, name="VEGGIE", by=game.admin, now=t0 + timedelta(hours=2), removed=True
-    )
+    gndt_list_set(dynasty=game.dynasty, name="VEGGIE", by=game.admin, now=t0 + timedelta(hours=2), removed=True)
     assert "VEGGIE" not in random_lists_for(game.dynasty)
     plain = update(game, game.player("P03"), {}, now=t0 + timedelta(hours=3), comment="VEGGIE patch")
     assert plain.rolls == []
@@ -391,9 +373,7 @@ def test_a_daily_action_twice_in_a_day_is_refused_naming_the_rule_and_the_next_t
     )
     evening = t0 + timedelta(days=1, hours=8)
     update(game, p03, {("P03", "Pieces"): "6"}, now=evening, action="Buy a Map")
-    message = refused(
-        game, p03, {("P03", "Pieces"): "5"}, now=evening + timedelta(hours=5), action="Buy a Map"
-    )
+    message = refused(game, p03, {("P03", "Pieces"): "5"}, now=evening + timedelta(hours=5), action="Buy a Map")
     assert message == (
         "Buy a Map is a daily action: it must be at least 10 hours after your last (at 20:00 UTC "
         "on 26 Jul); next allowed from 06:00 UTC on 27 Jul 2016."
@@ -415,13 +395,9 @@ def test_a_daily_action_capped_weekly(game, t0):
 
 def test_a_communal_action_allows_one_player_per_day(game, t0):
     """A daily communal action: once one player has done it today, another is refused, naming who did."""
-    gndt_action_save(
-        dynasty=game.dynasty, by=game.admin, now=t0, name="Ring the Bell", frequency="daily_communal"
-    )
+    gndt_action_save(dynasty=game.dynasty, by=game.admin, now=t0, name="Ring the Bell", frequency="daily_communal")
     update(game, game.player("P03"), {}, now=t0, action="Ring the Bell", comment="ding")
-    message = refused(
-        game, game.player("P04"), {}, now=t0 + timedelta(hours=1), action="Ring the Bell", comment="dong"
-    )
+    message = refused(game, game.player("P04"), {}, now=t0 + timedelta(hours=1), action="Ring the Bell", comment="dong")
     assert "another player (P03) already did it today" in message
 
 
@@ -444,9 +420,7 @@ def test_an_unknown_or_removed_action_is_refused(game, t0):
 
 def test_bad_action_definitions_are_refused(game, t0):
     with pytest.raises(GndtError, match="a weekly cap must be at least 1"):
-        gndt_action_save(
-            dynasty=game.dynasty, by=game.admin, now=t0, name="Dig", frequency="daily", weekly_cap=0
-        )
+        gndt_action_save(dynasty=game.dynasty, by=game.admin, now=t0, name="Dig", frequency="daily", weekly_cap=0)
     with pytest.raises(GndtError, match="Unknown frequency 'hourly'"):
         gndt_action_save(dynasty=game.dynasty, by=game.admin, now=t0, name="Dig", frequency="hourly")
     assert not Action.objects.exists()
@@ -597,8 +571,7 @@ def test_a_player_who_joined_before_the_ascension_address_keeps_their_row(game, 
     new = make_dynasty(emperor=game.player("P03"), started_at=t0, number=2)
     newcomer = make_player("Prince Anduril", joined_at=t0)
     gndt_player_joined(dynasty=new, user=newcomer, now=t0 + timedelta(minutes=1))
-    gndt_start_dynasty(old_dynasty=game.dynasty, new_dynasty=new, keep_columns=["Money"],
-                       now=t0 + timedelta(minutes=2))
+    gndt_start_dynasty(old_dynasty=game.dynasty, new_dynasty=new, keep_columns=["Money"], now=t0 + timedelta(minutes=2))
     assert value(new, "Prince Anduril", "Money") == "300"
     assert Row.objects.filter(dynasty=new, user=newcomer).count() == 1
     assert Row.objects.filter(dynasty=new).count() == 6

@@ -18,8 +18,7 @@ pytestmark = pytest.mark.django_db
 def test_pending_dov_puts_the_game_in_hiatus_and_stops_proposals(client, t0):
     """2016: during hiatus only the listed rules apply, so no new Proposal may be posted."""
     players = make_table(5, start=t0)
-    post_create(author=players[2], kind="dov", title="Declaration of Victory: I Win", body="I hold the gold.",
-                now=t0)
+    post_create(author=players[2], kind="dov", title="Declaration of Victory: I Win", body="I hold the gold.", now=t0)
     with pytest.raises(PostError, match=r"The game is in hiatus \(a Declaration of Victory is pending\)"):
         make_proposal(players[3], at=t0 + timedelta(hours=1), title="Proposal: Sneaky")
     post_create(author=players[3], kind="post", title="Chat: Congratulations?", now=t0 + timedelta(hours=1))

@@ -11,14 +11,15 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from blognomic.history.loading import ALREADY_THERE, BAD_SLICE, DEFAULT_DIRECTORY
-from blognomic.history.reading import decode_line, parse_moment, repair_mojibake
+from blognomic.moving.history.loading import ALREADY_THERE, BAD_SLICE, DEFAULT_DIRECTORY
+from blognomic.moving.history.reading import decode_line, parse_moment, repair_mojibake
 from dynasties.models import Dynasty, User
 from votes.models import Comment, Post, Resolution
 
 HISTORY = Path(settings.BASE_DIR) / DEFAULT_DIRECTORY
-needs_history = pytest.mark.skipif(not (HISTORY / "fullprophistory.csv").is_file(),
-                                   reason="the real history's figures live beside the project")
+needs_history = pytest.mark.skipif(
+    not (HISTORY / "fullprophistory.csv").is_file(), reason="the real history's figures live beside the project"
+)
 
 
 def run(*args: str) -> str:
@@ -27,17 +28,20 @@ def run(*args: str) -> str:
     return out.getvalue()
 
 
-@pytest.mark.parametrize(("garbled", "repaired"), [
-    ("DÃ©jÃ\xa0 Vu", "Déjà Vu"),
-    ("Iâ€™m a Star", "I’m a Star"),
-    ("SchrÃ¶dinger’s Corpse", "Schrödinger’s Corpse"),  # a garbled run beside a real ’
-    ("Can someone give me an â€œAmbienâ€\x9d?", "Can someone give me an “Ambien”?"),  # 0x9D: Latin-1's
-    ("×’", "ג"),
-    ("quatre: Û³ (now legal)", "quatre: ۳ (now legal)"),
-    ("DÃƒÂ©jÃƒÂ\xa0 garbled twice", "Déjà garbled twice"),
-    ("Plain text… and “quotes”", "Plain text… and “quotes”"),
-    ("Ã followed by a space", "Ã followed by a space"),  # not a UTF-8 sequence: left as it is
-])
+@pytest.mark.parametrize(
+    ("garbled", "repaired"),
+    [
+        ("DÃ©jÃ\xa0 Vu", "Déjà Vu"),
+        ("Iâ€™m a Star", "I’m a Star"),
+        ("SchrÃ¶dinger’s Corpse", "Schrödinger’s Corpse"),  # a garbled run beside a real ’
+        ("Can someone give me an â€œAmbienâ€\x9d?", "Can someone give me an “Ambien”?"),  # 0x9D: Latin-1's
+        ("×’", "ג"),
+        ("quatre: Û³ (now legal)", "quatre: ۳ (now legal)"),
+        ("DÃƒÂ©jÃƒÂ\xa0 garbled twice", "Déjà garbled twice"),
+        ("Plain text… and “quotes”", "Plain text… and “quotes”"),
+        ("Ã followed by a space", "Ã followed by a space"),  # not a UTF-8 sequence: left as it is
+    ],
+)
 def test_mojibake_is_repaired_where_it_decodes_back(garbled, repaired):
     assert repair_mojibake(garbled) == repaired
 
@@ -67,17 +71,22 @@ def write_history(directory: Path, proposals: bytes) -> Path:
 
 
 HEADER = b"title,proposer,postedDate,status,admin,closedDate,lifespan,comments,dynasty\n"
-CRAFTED = HEADER + (
-    '"DÃ©jÃ\xa0 Vu","Bucky","25 Jul  2016 03:32:29","Enacted","Kevan","26 Jul 2016  12:00:00",32,3,142\n'
-    '"Iâ€™m a Star","RaichuKFM","25 Jul  2016 05:00:00","Failed","?","26 Jul 2016  13:00:00",32,2,142\n'
-    '"A title with a broken quote,"Bucky","25 Jul  2016 06:00:00","Failed","Kevan","26 Jul 2016  14:00:00",32,1,142\n'
-    '"Too few fields","Bucky","25 Jul  2016 07:00:00"\n'
-    '"A bad date","Bucky","32 Jul  2016 07:00:00","Failed","Kevan","26 Jul 2016  14:00:00",32,1,142\n'
-    '"An unknown status","Bucky","25 Jul  2016 08:00:00","Pondered","Kevan","26 Jul 2016  14:00:00",32,1,142\n'
-).encode() + (
-    b'"Caf\xe9 and a lost \x81 byte","Ragnar Danneskj\xc3\x83\xc2\xb6ld","25 Jul  2016 09:00:00","Illegal",'
-    b'"Kevan","26 Jul 2016  15:00:00",30,2,142\n'
-    b'"Still open","Kevan","26 Jul  2016 09:00:00","Open","-","",-1,4,142\n'
+CRAFTED = (
+    HEADER
+    + (
+        '"DÃ©jÃ\xa0 Vu","Bucky","25 Jul  2016 03:32:29","Enacted","Kevan","26 Jul 2016  12:00:00",32,3,142\n'
+        '"Iâ€™m a Star","RaichuKFM","25 Jul  2016 05:00:00","Failed","?","26 Jul 2016  13:00:00",32,2,142\n'
+        '"A title with a broken quote,"Bucky","25 Jul  2016 06:00:00","Failed","Kevan",'
+        '"26 Jul 2016  14:00:00",32,1,142\n'
+        '"Too few fields","Bucky","25 Jul  2016 07:00:00"\n'
+        '"A bad date","Bucky","32 Jul  2016 07:00:00","Failed","Kevan","26 Jul 2016  14:00:00",32,1,142\n'
+        '"An unknown status","Bucky","25 Jul  2016 08:00:00","Pondered","Kevan","26 Jul 2016  14:00:00",32,1,142\n'
+    ).encode()
+    + (
+        b'"Caf\xe9 and a lost \x81 byte","Ragnar Danneskj\xc3\x83\xc2\xb6ld","25 Jul  2016 09:00:00","Illegal",'
+        b'"Kevan","26 Jul 2016  15:00:00",30,2,142\n'
+        b'"Still open","Kevan","26 Jul  2016 09:00:00","Open","-","",-1,4,142\n'
+    )
 )
 
 
@@ -143,7 +152,8 @@ def test_a_slice_of_the_real_history_keeps_its_figures(db):
     assert Post.objects.filter(status="enacted").count() == statuses["Enacted"]
     assert Post.objects.filter(outcome="vetoed").count() == statuses["Vetoed"]
     assert Post.objects.filter(status="failed").count() == (
-        statuses["Failed"] + statuses["Vetoed"] + statuses["Illegal"])
+        statuses["Failed"] + statuses["Vetoed"] + statuses["Illegal"]
+    )
     assert sorted(Dynasty.objects.values_list("number", flat=True)) == [141, 142]
     per_author = Counter(Post.objects.values_list("author__username", flat=True))
     assert per_author == Counter(row["proposer"] for row in rows)
@@ -156,8 +166,9 @@ def test_a_slice_of_the_real_history_keeps_its_figures(db):
 def test_the_votes_agree_with_each_recorded_outcome(db):
     run("--dynasties", "2")
     votes: dict[int, dict[int, str]] = defaultdict(dict)
-    for post, author, icon in Comment.objects.filter(icon__isnull=False).order_by("at", "pk").values_list(
-            "post", "author", "icon"):
+    for post, author, icon in (
+        Comment.objects.filter(icon__isnull=False).order_by("at", "pk").values_list("post", "author", "icon")
+    ):
         votes[post][author] = icon
     checked = 0
     for post in Post.objects.exclude(status="pending"):
@@ -180,8 +191,9 @@ def test_the_monthly_players_of_the_figures_are_the_players_who_wrote_that_month
         listed = next(row for row in csv.DictReader(handle) if row["Month"] == "2024-08")
     names = {name.strip() for name in listed["Names"].split(",")}
     wrote = set(Comment.objects.filter(at__year=2024, at__month=8).values_list("author__username", flat=True))
-    wrote |= set(Post.objects.filter(posted_at__year=2024, posted_at__month=8).values_list(
-        "author__username", flat=True))
+    wrote |= set(
+        Post.objects.filter(posted_at__year=2024, posted_at__month=8).values_list("author__username", flat=True)
+    )
     assert wrote == names
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from blognomic.archive.fields import NOT_FINITE, NUL_IN_TEXT
+from blognomic.moving.archive.fields import NOT_FINITE, NUL_IN_TEXT
 from dynasties.parsing import BAD_MOMENT, InputError, parse_moment
 from tests.properties.archives import attempt, exported_game, get, leaves, replaced
 
@@ -17,8 +17,10 @@ def archive(t0) -> dict:
     return exported_game(t0)
 
 
-@pytest.mark.parametrize("path", ["players[0].joined_at", "posts[0].comments[0].at", "gndt.columns[0].created_at",
-                                  "wiki.pages[0].revisions[0].at"])
+@pytest.mark.parametrize(
+    "path",
+    ["players[0].joined_at", "posts[0].comments[0].at", "gndt.columns[0].created_at", "wiki.pages[0].revisions[0].at"],
+)
 def test_a_time_followed_by_a_nul_byte_is_refused(archive, path):
     """``datetime.fromisoformat`` reads ``2016-07-25T12:00:00Z\\x00anything`` as a good time and drops the
     rest; the archive's times refuse it, naming the field."""

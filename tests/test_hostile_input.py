@@ -43,8 +43,15 @@ def game(t0):
     """The GNDT test game (P01 the Emperor, P02 an admin, P03–P05 players), a Ruleset with two revisions and
     a pending proposal by P03."""
     game = make_gndt(t0)
-    page = page_create(title="Ruleset", kind=Page.RULESET, author=game.admin, text="== Core ==\n=== One ===\nA.",
-                       summary="Start", now=t0, slug="ruleset")
+    page = page_create(
+        title="Ruleset",
+        kind=Page.RULESET,
+        author=game.admin,
+        text="== Core ==\n=== One ===\nA.",
+        summary="Start",
+        now=t0,
+        slug="ruleset",
+    )
     revision_add(page=page, author=game.admin, text="== Core ==\n=== One ===\nB.", summary="B", now=t0)
     game.proposal = make_proposal(game.player("P03"), at=t0, title="Proposal: Calm Seas")
     return game
@@ -64,8 +71,21 @@ def logged_in(name: str) -> Client:
 
 def snapshot() -> dict[str, int]:
     """How many rows every table a player can write to holds; a refused request changes none of them."""
-    models = [Post, Comment, Revision, Page, ProtectionChange, Column, Row, Cell, Update, Action,
-              ScheduledEffect, Application, User]
+    models = [
+        Post,
+        Comment,
+        Revision,
+        Page,
+        ProtectionChange,
+        Column,
+        Row,
+        Cell,
+        Update,
+        Action,
+        ScheduledEffect,
+        Application,
+        User,
+    ]
     return {model.__name__: model.objects.count() for model in models}
 
 
@@ -80,8 +100,7 @@ def assert_refused(response, status: int, *texts: str) -> str:
 # --- ?at= moments ----------------------------------------------------------------------------------------
 
 
-AT_PAGES = ["/gndt/", "/gndt/export.csv", "/gndt/dynasty/1/", "/gndt/dynasty/1/export.csv",
-            "/wiki/ruleset/as-of/"]
+AT_PAGES = ["/gndt/", "/gndt/export.csv", "/gndt/dynasty/1/", "/gndt/dynasty/1/export.csv", "/wiki/ruleset/as-of/"]
 
 
 @pytest.mark.parametrize("moment", OUT_OF_RANGE)
@@ -105,10 +124,19 @@ def test_a_moment_in_the_effect_form_out_of_range_is_refused(game, now):
     """The scheduled effect's start is read by the same parser: out of range, the form says so."""
     before = snapshot()
     money = Column.objects.get(name="Money")
-    response = logged_in("P02").post(reverse("gndt_effect_new"), {
-        "name": "Interest", "column": money.pk, "target": "all", "delta": 1, "hour": 0, "minute": 0,
-        "starts_at": OUT_OF_RANGE[0], "enabled": "on",
-    })
+    response = logged_in("P02").post(
+        reverse("gndt_effect_new"),
+        {
+            "name": "Interest",
+            "column": money.pk,
+            "target": "all",
+            "delta": 1,
+            "hour": 0,
+            "minute": 0,
+            "starts_at": OUT_OF_RANGE[0],
+            "enabled": "on",
+        },
+    )
     assert_refused(response, 400, "between the years 1 and 9999")
     assert snapshot() == before
 
@@ -147,9 +175,14 @@ def test_the_compare_form_still_sends_good_numbers_on(client, game, now):
     assert response.status_code == 302 and response["Location"] == "/wiki/ruleset/diff/1/latest/"
 
 
-@pytest.mark.parametrize("query, bad", [
-    ({"row": "abc", "column": "1"}, "abc"), ({"row": "1", "column": "²"}, "²"), ({"row": "-1", "column": "1"}, "-1"),
-])
+@pytest.mark.parametrize(
+    "query, bad",
+    [
+        ({"row": "abc", "column": "1"}, "abc"),
+        ({"row": "1", "column": "²"}, "²"),
+        ({"row": "-1", "column": "1"}, "-1"),
+    ],
+)
 def test_the_cell_form_refuses_a_row_or_column_that_is_not_a_number(game, now, query, bad):
     """``/gndt/cell/?row=abc`` is a 400 that names what was typed, with or without htmx."""
     client = logged_in("P03")
@@ -182,8 +215,9 @@ def test_a_column_bound_wider_than_the_database_holds_is_refused(game, now, fiel
 
 def test_an_action_cap_wider_than_the_database_holds_is_refused(game, now):
     before = snapshot()
-    response = logged_in("P02").post(reverse("gndt_action_new"),
-                                     {"name": "Dig", "frequency": "weekly", "weekly_cap": HUGE})
+    response = logged_in("P02").post(
+        reverse("gndt_action_new"), {"name": "Dig", "frequency": "weekly", "weekly_cap": HUGE}
+    )
     assert_refused(response, 400, "Ensure this value is")
     assert snapshot() == before
 
@@ -192,8 +226,16 @@ def test_an_action_cap_wider_than_the_database_holds_is_refused(game, now):
 def test_an_effect_number_wider_than_the_database_holds_is_refused(game, now, field):
     before = snapshot()
     money = Column.objects.get(name="Money")
-    data = {"name": "Interest", "column": money.pk, "target": "all", "delta": 1, "hour": 0, "minute": 0,
-            "enabled": "on", field: HUGE if field == "delta" else "-" + HUGE}
+    data = {
+        "name": "Interest",
+        "column": money.pk,
+        "target": "all",
+        "delta": 1,
+        "hour": 0,
+        "minute": 0,
+        "enabled": "on",
+        field: HUGE if field == "delta" else "-" + HUGE,
+    }
     response = logged_in("P02").post(reverse("gndt_effect_new"), data)
     assert_refused(response, 400, "Ensure this value is")
     assert snapshot() == before
@@ -202,20 +244,23 @@ def test_an_effect_number_wider_than_the_database_holds_is_refused(game, now, fi
 TWENTY_DIGITS = "9" * 20
 
 
-@pytest.mark.parametrize("address", [
-    f"/wiki/ruleset/r/{TWENTY_DIGITS}/",
-    f"/wiki/ruleset/diff/1/{TWENTY_DIGITS}/",
-    f"/wiki/ruleset/diff/{TWENTY_DIGITS}/latest/",
-    f"/gndt/updates/{TWENTY_DIGITS}/",
-    f"/gndt/dynasty/{TWENTY_DIGITS}/",
-    f"/gndt/dynasty/{TWENTY_DIGITS}/log/",
-    f"/dynasties/{TWENTY_DIGITS}/",
-    f"/{TWENTY_DIGITS}/07/",
-    "/gndt/updates/9223372036854775808/",
-    "/wiki/ruleset/r/5000000000/",
-    "/dynasties/5000000000/",
-    "/gndt/dynasty/5000000000/",
-])
+@pytest.mark.parametrize(
+    "address",
+    [
+        f"/wiki/ruleset/r/{TWENTY_DIGITS}/",
+        f"/wiki/ruleset/diff/1/{TWENTY_DIGITS}/",
+        f"/wiki/ruleset/diff/{TWENTY_DIGITS}/latest/",
+        f"/gndt/updates/{TWENTY_DIGITS}/",
+        f"/gndt/dynasty/{TWENTY_DIGITS}/",
+        f"/gndt/dynasty/{TWENTY_DIGITS}/log/",
+        f"/dynasties/{TWENTY_DIGITS}/",
+        f"/{TWENTY_DIGITS}/07/",
+        "/gndt/updates/9223372036854775808/",
+        "/wiki/ruleset/r/5000000000/",
+        "/dynasties/5000000000/",
+        "/gndt/dynasty/5000000000/",
+    ],
+)
 def test_a_twenty_digit_number_in_an_address_is_not_found(client, game, now, address):
     """SQLite's integers are 64 bits wide: a wider number in an address is a 404, not an overflow."""
     response = client.get(address)
@@ -223,13 +268,16 @@ def test_a_twenty_digit_number_in_an_address_is_not_found(client, game, now, add
     assert "Not found" in response.content.decode()
 
 
-@pytest.mark.parametrize("address", [
-    f"/wiki/ruleset/r/{TWENTY_DIGITS}/restore/",
-    f"/gndt/updates/{TWENTY_DIGITS}/undo/",
-    f"/gndt/manage/columns/{TWENTY_DIGITS}/",
-    f"/gndt/manage/rows/{TWENTY_DIGITS}/remove/",
-    f"/roster/applications/{TWENTY_DIGITS}/",
-])
+@pytest.mark.parametrize(
+    "address",
+    [
+        f"/wiki/ruleset/r/{TWENTY_DIGITS}/restore/",
+        f"/gndt/updates/{TWENTY_DIGITS}/undo/",
+        f"/gndt/manage/columns/{TWENTY_DIGITS}/",
+        f"/gndt/manage/rows/{TWENTY_DIGITS}/remove/",
+        f"/roster/applications/{TWENTY_DIGITS}/",
+    ],
+)
 def test_a_twenty_digit_number_in_a_write_address_is_not_found_and_writes_nothing(game, now, address):
     before = snapshot()
     assert logged_in("P02").post(address, {"base": TWENTY_DIGITS, "decision": "approve"}).status_code == 404
@@ -257,8 +305,9 @@ def test_a_core_rule_value_that_is_no_ascii_number_is_refused(game, t0, raw):
         vote(game.proposal, game.player(name), "for", at=t0 + timedelta(hours=1))
     matter_resolve(post=game.proposal, admin=game.admin, action="enact", now=t0 + timedelta(hours=13))
     with time_machine.travel(t0 + timedelta(hours=14), tick=False):
-        response = logged_in("P02").post("/core-rules/", {"proposal": game.proposal.slug,
-                                                          "parameter": "pending_limit", "value": raw}, follow=True)
+        response = logged_in("P02").post(
+            "/core-rules/", {"proposal": game.proposal.slug, "parameter": "pending_limit", "value": raw}, follow=True
+        )
     assert_refused(response, 200, "pending_limit takes a whole number of 0 or more")
     assert not RuleChange.objects.exists()
 
@@ -269,22 +318,41 @@ def test_a_core_rule_value_that_is_no_ascii_number_is_refused(game, t0, raw):
 NUL_MESSAGE = "NUL character"
 
 
-@pytest.mark.parametrize("address", [
-    "/posts/calm%00seas/", "/players/P0%001/", "/wiki/rule%00set/", "/wiki/ruleset/rule/1%00/",
-    "/wiki/ruleset/rule/rule-one%00/history/", "/wiki/ruleset/diff/1/lat%00est/", "/category/pro%00posal/",
-])
+@pytest.mark.parametrize(
+    "address",
+    [
+        "/posts/calm%00seas/",
+        "/players/P0%001/",
+        "/wiki/rule%00set/",
+        "/wiki/ruleset/rule/1%00/",
+        "/wiki/ruleset/rule/rule-one%00/history/",
+        "/wiki/ruleset/diff/1/lat%00est/",
+        "/category/pro%00posal/",
+    ],
+)
 def test_a_nul_byte_in_the_path_is_refused(client, game, now, address):
     assert_refused(client.get(address), 400, NUL_MESSAGE)
 
 
-@pytest.mark.parametrize("address, query", [
-    ("/gndt/log/", {"by": "P0\x001"}), ("/gndt/log/", {"row": "\x00"}), ("/gndt/log/", {"column": "a\x00"}),
-    ("/gndt/", {"sort": "Money\x00"}), ("/gndt/", {"at": "2016-07-25\x00"}), ("/wiki/ruleset/as-of/", {"at": "\x00"}),
-    ("/wiki/ruleset/history/", {"page": "\x00"}), ("/", {"page": "1\x00"}), ("/new/", {"kind": "\x00"}),
-    ("/wiki/ruleset/diff/", {"old": "1", "new": "\x00"}), ("/gndt/cell/", {"row": "\x00"}),
-    ("/wiki/new/", {"title": "a\x00"}), ("/wiki/ruleset/edit/", {"summary": "\x00"}),
-    ("/accounts/login/", {"next": "/\x00"}),
-])
+@pytest.mark.parametrize(
+    "address, query",
+    [
+        ("/gndt/log/", {"by": "P0\x001"}),
+        ("/gndt/log/", {"row": "\x00"}),
+        ("/gndt/log/", {"column": "a\x00"}),
+        ("/gndt/", {"sort": "Money\x00"}),
+        ("/gndt/", {"at": "2016-07-25\x00"}),
+        ("/wiki/ruleset/as-of/", {"at": "\x00"}),
+        ("/wiki/ruleset/history/", {"page": "\x00"}),
+        ("/", {"page": "1\x00"}),
+        ("/new/", {"kind": "\x00"}),
+        ("/wiki/ruleset/diff/", {"old": "1", "new": "\x00"}),
+        ("/gndt/cell/", {"row": "\x00"}),
+        ("/wiki/new/", {"title": "a\x00"}),
+        ("/wiki/ruleset/edit/", {"summary": "\x00"}),
+        ("/accounts/login/", {"next": "/\x00"}),
+    ],
+)
 def test_a_nul_byte_in_a_query_parameter_is_refused(game, now, address, query):
     assert_refused(logged_in("P02").get(address, query), 400, NUL_MESSAGE)
 

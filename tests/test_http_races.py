@@ -16,10 +16,16 @@ from gndt.models import Column, Row, Update
 from tests.factories import make_proposal, make_table, vote
 from tests.gndt.builders import make_gndt, value
 from tests.live_server import Gunicorn, Session, fire_together
+from votes.judging import tally_report
 from votes.models import Comment, Resolution
-from votes.selectors import tally_report
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres_only")]
+# One gunicorn serves the module's tests: kept on one worker, it is started once.
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("postgres_only"),
+    pytest.mark.xdist_group("http-races"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -45,11 +51,12 @@ def test_sixty_simultaneous_votes_through_http_are_all_counted(server):
     proposal = make_proposal(players[2], at=now - timedelta(minutes=30), title="Proposal: Stampede")
     voters = [player for player in players if player.pk != proposal.author_id][:60]
     sessions = [Session(voter) for voter in voters]
-    results = fire_together(server, [("POST", _vote_path(proposal), session, {"icon": "for"})
-                                     for session in sessions])
+    results = fire_together(server, [("POST", _vote_path(proposal), session, {"icon": "for"}) for session in sessions])
     statuses = [status for status, _ in results]
-    print(f"\n60 simultaneous votes: {statuses.count(302)} answered posted, "
-          f"{len(statuses) - statuses.count(302)} otherwise")
+    print(
+        f"\n60 simultaneous votes: {statuses.count(302)} answered posted, "
+        f"{len(statuses) - statuses.count(302)} otherwise"
+    )
     assert statuses == [302] * 60, server.log_tail()
     assert Comment.objects.filter(post=proposal, icon="for").count() == 60
     report = tally_report(proposal, now=timezone.now())
@@ -67,7 +74,7 @@ def test_a_resolution_racing_twenty_votes_through_http_counts_or_refuses_each(se
     proposal = make_proposal(author, at=now - timedelta(hours=13), title="Proposal: Photo Finish")
     others = [player for player in players if player.pk not in (admin.pk, author.pk)]
     quorum = len(players) // 2 + 1
-    supporters, racers = others[:quorum - 1], others[quorum - 1:quorum + 19]
+    supporters, racers = others[: quorum - 1], others[quorum - 1 : quorum + 19]
     assert len(racers) == 20
     for supporter in supporters:
         vote(proposal, supporter, "for", at=now - timedelta(hours=12))
@@ -101,8 +108,12 @@ def test_twenty_simultaneous_edits_of_one_gndt_cell_through_http_save_exactly_on
     column = Column.objects.get(dynasty=game.dynasty, name="Money")
     field = f"{row.pk}-{column.pk}"
     requests = [
-        ("POST", "/gndt/edit/", Session(player),
-         {f"v-{field}": str(400 + i), f"s-{field}": "300", "comment": f"race {i}"})
+        (
+            "POST",
+            "/gndt/edit/",
+            Session(player),
+            {f"v-{field}": str(400 + i), f"s-{field}": "300", "comment": f"race {i}"},
+        )
         for i, player in enumerate(game.players)
     ]
     results = fire_together(server, requests)

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from blognomic.roster.services import (
+from blognomic.flows.roster.services import (
     APPLICATION_PENDING,
     APPLICATIONS_PER_ADDRESS_PER_DAY,
     RosterError,
@@ -31,8 +31,11 @@ def test_eight_simultaneous_applications_from_one_address_store_three():
     def apply(i):
         def send():
             client = Client(REMOTE_ADDR="10.9.8.7")
-            return client.post(reverse("join"), {"name": f"Burst {i}", "password": "a-good-passphrase",
-                                                 "password_again": "a-good-passphrase"})
+            return client.post(
+                reverse("join"),
+                {"name": f"Burst {i}", "password": "a-good-passphrase", "password_again": "a-good-passphrase"},
+            )
+
         return send
 
     responses = run_together([apply(i) for i in range(8)])
@@ -50,8 +53,9 @@ def test_three_simultaneous_applications_with_one_name_leave_one_pending():
     names = ["Copycat", "copycat", "COPYCAT"]
 
     def apply(name, address):
-        return lambda: application_submit(name=name, password="a-good-passphrase", message="",
-                                          ip_address=address, now=timezone.now())
+        return lambda: application_submit(
+            name=name, password="a-good-passphrase", message="", ip_address=address, now=timezone.now()
+        )
 
     results = run_together([apply(name, f"10.0.0.{i}") for i, name in enumerate(names)])
     stored = [r for r in results if isinstance(r, Application)]

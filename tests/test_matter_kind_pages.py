@@ -58,12 +58,14 @@ def test_the_admin_panel_offers_the_claim_as_a_checkbox_and_applies_it(client, t
         assert f'name="effect_enact" value="{claim.pk}"' in block
         assert "On enacting: the enacting admin&#x27;s claim (Thalers +5, +2 if Trivial)" in block
         assert 'name="effect_fail"' not in block  # docking non-voters only after 48 hours, and on failure
-        response = client.post(reverse("resolve", args=[post.slug]),
-                               {"action": "enact", "effect_enact": [str(claim.pk)]})
+        response = client.post(
+            reverse("resolve", args=[post.slug]), {"action": "enact", "effect_enact": [str(claim.pk)]}
+        )
     assert response.status_code == 302
     assert Post.objects.get(pk=post.pk).status == "enacted"
-    values = dict(Cell.objects.filter(column__name="Thalers", row__name__in=["P02", "P03"])
-                  .values_list("row__name", "value"))
+    values = dict(
+        Cell.objects.filter(column__name="Thalers", row__name__in=["P02", "P03"]).values_list("row__name", "value")
+    )
     assert values == {"P02": "105", "P03": "110"}
 
 
@@ -76,8 +78,9 @@ def test_a_refused_effect_shows_why_and_resolves_nothing(client, t0):
     docking = MatterEffect.objects.get(label="deducted for not voting")
     login(client, players[1])
     with time_machine.travel(t0 + timedelta(hours=1), tick=False):
-        response = client.post(reverse("resolve", args=[post.slug]),
-                               {"action": "enact", "effect_enact": [str(docking.pk)]}, follow=True)
+        response = client.post(
+            reverse("resolve", args=[post.slug]), {"action": "enact", "effect_enact": [str(docking.pk)]}, follow=True
+        )
     assert "is not an optional effect of resolving “Proposal: Taxes” this way now" in response.content.decode()
     assert Post.objects.get(pk=post.pk).status == "pending"
 
@@ -119,11 +122,22 @@ def _django_admin(client, user):
     login(client, user)
 
 
-KIND_FORM = {"name": "Town Meeting", "base": "proposal", "subject_rule": "phrase", "subject_text": "Town Meeting",
-             "posters": "any", "posters_filter": "[]", "electorate": "filter",
-             "electorate_filter": '[{"column": "Alive", "op": "=", "value": "Yes"}]', "quorum": "eligible",
-             "resolution": "core", "verdict_hours": "", "veto": "emperor", "veto_filter": "[]",
-             "counts_towards_limits": "on"}
+KIND_FORM = {
+    "name": "Town Meeting",
+    "base": "proposal",
+    "subject_rule": "phrase",
+    "subject_text": "Town Meeting",
+    "posters": "any",
+    "posters_filter": "[]",
+    "electorate": "filter",
+    "electorate_filter": '[{"column": "Alive", "op": "=", "value": "Yes"}]',
+    "quorum": "eligible",
+    "resolution": "core",
+    "verdict_hours": "",
+    "veto": "emperor",
+    "veto_filter": "[]",
+    "counts_towards_limits": "on",
+}
 
 
 def test_djangos_admin_refuses_a_filter_on_a_missing_column_and_saves_nothing(client, t0):
@@ -144,8 +158,10 @@ def test_djangos_admin_defines_a_kind_through_the_service(client, t0):
     _django_admin(client, players[1])
     from votes.models import MatterKind
 
-    response = client.post("/django-admin/votes/matterkind/add/",
-                           KIND_FORM | {"name": "Gathering", "subject_text": "Gathering", "proposal": citation.pk})
+    response = client.post(
+        "/django-admin/votes/matterkind/add/",
+        KIND_FORM | {"name": "Gathering", "subject_text": "Gathering", "proposal": citation.pk},
+    )
     assert response.status_code == 302
     kind = MatterKind.objects.get(name="Gathering")
     assert (kind.by, kind.proposal, kind.dynasty.emperor) == (players[1], citation, players[0])

@@ -15,9 +15,9 @@ from dynasties.models import Game
 from gndt.models import Cell, Update
 from tests.factories import make_proposal, vote
 from tests.kinds_builders import duchy, village
-from votes import kinds
+from votes import matter_kind_rules
 from votes.jobs import matters_auto_resolve
-from votes.matter_kinds import KindError, matter_effect_define, matter_kind_define, matter_kind_retire
+from votes.matter_kind_services import KindError, matter_effect_define, matter_kind_define, matter_kind_retire
 from votes.models import MatterEffect, MatterKind, Post
 from votes.posting import MAY_NOT_POST_KIND, NO_MATTER_KIND, PostError, post_create
 from votes.services import NOT_IN_ELECTORATE, VoteError, matter_resolve
@@ -52,26 +52,34 @@ def test_a_definition_must_cite_an_enacted_proposal(t0):
         matter_kind_define(admin=players[4], proposal=pending, now=t0, name="Plea", subject_text="Plea:")
 
 
-@pytest.mark.parametrize(("fields", "message"), [
-    ({"subject_text": ""}, kinds.SUBJECT_NEEDED),
-    ({"electorate": "filter"}, kinds.FILTER_NEEDED.format(what="Who may vote")),
-    ({"electorate": "filter", "electorate_filter": [{"column": "Alvie", "op": "=", "value": "Yes"}]},
-     "names the GNDT column “Alvie”, which does not exist"),
-    ({"electorate": "filter", "electorate_filter": ["Alive = Yes"]}, kinds.BAD_CONDITION),
-    ({"resolution": "verdict", "verdict_hours": "٤٨"}, "The verdict's hours must be a whole number"),
-    ({"resolution": "verdict", "verdict_hours": "99999999999999999999"}, "The verdict's hours must be a whole"),
-    ({"name": "Plea\x00"}, kinds.CONTROL_CHARACTER),
-    ({"electorate": "filter", "electorate_filter": [{"column": "Thalers", "op": "=", "value": "1\x00"}]},
-     kinds.CONTROL_CHARACTER),
-    ({"subject_text": "Petition: again"}, "would also match the kind “Petition”"),
-])
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"subject_text": ""}, matter_kind_rules.SUBJECT_NEEDED),
+        ({"electorate": "filter"}, matter_kind_rules.FILTER_NEEDED.format(what="Who may vote")),
+        (
+            {"electorate": "filter", "electorate_filter": [{"column": "Alvie", "op": "=", "value": "Yes"}]},
+            "names the GNDT column “Alvie”, which does not exist",
+        ),
+        ({"electorate": "filter", "electorate_filter": ["Alive = Yes"]}, matter_kind_rules.BAD_CONDITION),
+        ({"resolution": "verdict", "verdict_hours": "٤٨"}, "The verdict's hours must be a whole number"),
+        ({"resolution": "verdict", "verdict_hours": "99999999999999999999"}, "The verdict's hours must be a whole"),
+        ({"name": "Plea\x00"}, matter_kind_rules.CONTROL_CHARACTER),
+        (
+            {"electorate": "filter", "electorate_filter": [{"column": "Thalers", "op": "=", "value": "1\x00"}]},
+            matter_kind_rules.CONTROL_CHARACTER,
+        ),
+        ({"subject_text": "Petition: again"}, "would also match the kind “Petition”"),
+    ],
+)
 def test_bad_kinds_are_refused_with_the_reason_and_nothing_saved(t0, fields, message):
     """A kind without a subject rule or electorate, or filtering on a column that does not exist: refused."""
     players, citation = duchy(t0)
     before = MatterKind.objects.count()
     with pytest.raises(KindError) as refused:
-        matter_kind_define(admin=players[1], proposal=citation, now=t0,
-                           **({"name": "Plea", "subject_text": "Plea:"} | fields))
+        matter_kind_define(
+            admin=players[1], proposal=citation, now=t0, **({"name": "Plea", "subject_text": "Plea:"} | fields)
+        )
     assert message in str(refused.value)
     assert MatterKind.objects.count() == before
 
@@ -79,12 +87,13 @@ def test_bad_kinds_are_refused_with_the_reason_and_nothing_saved(t0, fields, mes
 def test_bad_effects_are_refused_and_nothing_saved(t0):
     players, citation = duchy(t0)
     before = MatterEffect.objects.count()
-    for fields, message in (({"column": "Gold", "amount": 1}, "“Gold” does not exist"),
-                            ({"column": "Thalers", "amount": "lots"}, "The amount must be a whole number"),
-                            ({"column": "Thalers", "amount": 0}, "an amount other than 0")):
+    for fields, message in (
+        ({"column": "Gold", "amount": 1}, "“Gold” does not exist"),
+        ({"column": "Thalers", "amount": "lots"}, "The amount must be a whole number"),
+        ({"column": "Thalers", "amount": 0}, "an amount other than 0"),
+    ):
         with pytest.raises(KindError, match=message):
-            matter_effect_define(admin=players[1], proposal=citation, now=t0, label="x", core_kind="proposal",
-                                 **fields)
+            matter_effect_define(admin=players[1], proposal=citation, now=t0, label="x", core_kind="proposal", **fields)
     assert MatterEffect.objects.count() == before
 
 
@@ -97,8 +106,9 @@ def test_the_duke_may_not_petition_and_a_petition_needs_its_subject(t0):
         post_create(author=players[0], kind="matter", title="Petition: Let Me", now=t0)
     with pytest.raises(PostError) as refused:
         post_create(author=players[3], kind="matter", title="Plea: Mercy", now=t0)
-    assert str(refused.value) == NO_MATTER_KIND.format(title="Plea: Mercy",
-                                                       known="Petition: a title starting “Petition:”")
+    assert str(refused.value) == NO_MATTER_KIND.format(
+        title="Plea: Mercy", known="Petition: a title starting “Petition:”"
+    )
     assert not Post.objects.filter(kind="matter").exists()
 
 
@@ -179,8 +189,7 @@ def test_a_trivial_proposal_pays_two_and_the_admin_may_claim(t0):
     post = make_proposal(players[2], at=t0, title="Proposal: Trivial Spelling Fix")
     _pass(players, post, t0)
     claim = MatterEffect.objects.get(label="the enacting admin's claim")
-    matter_resolve(post=post, admin=players[1], action="enact", now=t0 + timedelta(hours=1),
-                   effects_chosen=[claim.pk])
+    matter_resolve(post=post, admin=players[1], action="enact", now=t0 + timedelta(hours=1), effects_chosen=[claim.pk])
     assert (thalers("P03"), thalers("P02")) == ("102", "102")
 
 
@@ -192,8 +201,9 @@ def test_failing_costs_three_and_non_voters_may_be_docked_after_48_hours(t0):
     for i, voter in enumerate(players[3:7]):
         vote(post, voter, "against", at=t0 + timedelta(minutes=1 + i))
     docking = MatterEffect.objects.get(label="deducted for not voting")
-    matter_resolve(post=post, admin=players[1], action="fail", now=t0 + timedelta(hours=49),
-                   effects_chosen=[docking.pk])
+    matter_resolve(
+        post=post, admin=players[1], action="fail", now=t0 + timedelta(hours=49), effects_chosen=[docking.pk]
+    )
     assert thalers("P03") == "97"
     assert [thalers(name) for name in ("P01", "P02", "P08", "P09")] == ["95"] * 4
     assert thalers("P04") == "100"
@@ -206,8 +216,9 @@ def test_no_docking_on_a_vetoed_proposal(t0):
     vote(post, players[0], "veto", at=t0 + timedelta(hours=1))
     docking = MatterEffect.objects.get(label="deducted for not voting")
     with pytest.raises(VoteError, match="not an optional effect"):
-        matter_resolve(post=post, admin=players[1], action="fail", now=t0 + timedelta(hours=50),
-                       effects_chosen=[docking.pk])
+        matter_resolve(
+            post=post, admin=players[1], action="fail", now=t0 + timedelta(hours=50), effects_chosen=[docking.pk]
+        )
     assert Post.objects.get(pk=post.pk).status == "pending"
     matter_resolve(post=post, admin=players[1], action="fail", now=t0 + timedelta(hours=50))
     assert thalers("P03") == "97" and thalers("P09") == "100"
@@ -230,11 +241,19 @@ def test_an_effect_that_cannot_apply_resolves_nothing(t0):
     from gndt.services import gndt_column_add
 
     dynasty = players[0].dynasties_ruled.get()
-    gndt_column_add(dynasty=dynasty, by=players[1], now=t0, name="Honour", kind="integer", minimum=0, maximum=3,
-                    default="3")
+    gndt_column_add(
+        dynasty=dynasty, by=players[1], now=t0, name="Honour", kind="integer", minimum=0, maximum=3, default="3"
+    )
     Cell.objects.filter(column__name="Honour").update(value="3")
-    matter_effect_define(admin=players[1], proposal=citation, now=t0, label="honour for the proposer",
-                         core_kind="proposal", column="Honour", amount=1)
+    matter_effect_define(
+        admin=players[1],
+        proposal=citation,
+        now=t0,
+        label="honour for the proposer",
+        core_kind="proposal",
+        column="Honour",
+        amount=1,
+    )
     post = make_proposal(players[2], at=t0, title="Proposal: Honourable")
     _pass(players, post, t0)
     updates = Update.objects.count()

@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from blognomic.messaging import services
-from blognomic.messaging.models import Conversation, Message
-from blognomic.messaging.selectors import inbox, unread_count
-from blognomic.messaging.services import MessageError, message_reply, message_send
+from blognomic.community.messaging import services
+from blognomic.community.messaging.models import Conversation, Message
+from blognomic.community.messaging.selectors import inbox, unread_count
+from blognomic.community.messaging.services import MessageError, message_reply, message_send
 from dynasties.models import Notification
 from tests.factories import PASSWORD, make_spectator, make_table
 
@@ -24,8 +24,9 @@ def players(t0):
 
 def test_a_message_to_two_players_is_one_conversation_they_both_see_unread(players, t0):
     emperor, ada, bram, cato = players
-    conversation = message_send(sender=cato, recipients=["P01", "P02"], subject="Secret action",
-                                body="I visit the lighthouse at night.", now=t0)
+    conversation = message_send(
+        sender=cato, recipients=["P01", "P02"], subject="Secret action", body="I visit the lighthouse at night.", now=t0
+    )
     assert [c.subject for c in inbox(emperor)] == ["Secret action"]
     assert unread_count(emperor) == 1 and unread_count(ada) == 1 and unread_count(bram) == 0
     assert unread_count(cato) == 0  # one's own message is not news
@@ -34,16 +35,19 @@ def test_a_message_to_two_players_is_one_conversation_they_both_see_unread(playe
     assert unread_count(cato) == 1 and unread_count(ada) == 2
 
 
-@pytest.mark.parametrize(("recipients", "body", "subject", "message"), [
-    ([], "Hello", "Hi", services.NO_RECIPIENT),
-    (["Nobody"], "Hello", "Hi", services.UNKNOWN_RECIPIENT.format(name="Nobody")),
-    (["P04"], "Hello", "Hi", services.TO_ONESELF),
-    (["Sam"], "Hello", "Hi", services.NOT_A_PLAYER.format(name="Sam")),
-    (["P01"], "   ", "Hi", services.EMPTY_BODY),
-    (["P01"], "x" * 10_001, "Hi", services.BODY_TOO_LONG.format(limit=10_000, length=10_001)),
-    (["P01"], "Hello", "", services.SUBJECT_NEEDED.format(limit=200)),
-    (["P01"], "Hel\x00lo", "Hi", services.NUL_CHARACTER),
-])
+@pytest.mark.parametrize(
+    ("recipients", "body", "subject", "message"),
+    [
+        ([], "Hello", "Hi", services.NO_RECIPIENT),
+        (["Nobody"], "Hello", "Hi", services.UNKNOWN_RECIPIENT.format(name="Nobody")),
+        (["P04"], "Hello", "Hi", services.TO_ONESELF),
+        (["Sam"], "Hello", "Hi", services.NOT_A_PLAYER.format(name="Sam")),
+        (["P01"], "   ", "Hi", services.EMPTY_BODY),
+        (["P01"], "x" * 10_001, "Hi", services.BODY_TOO_LONG.format(limit=10_000, length=10_001)),
+        (["P01"], "Hello", "", services.SUBJECT_NEEDED.format(limit=200)),
+        (["P01"], "Hel\x00lo", "Hi", services.NUL_CHARACTER),
+    ],
+)
 def test_a_refused_message_says_why_and_sends_nothing(players, t0, recipients, body, subject, message):
     make_spectator("Sam")
     with pytest.raises(MessageError, match=message[:30].replace("(", r"\(").replace("“", ".").replace("”", ".")):
@@ -85,8 +89,9 @@ def test_the_header_counts_unread_messages_until_the_thread_is_opened(client, pl
 
 def test_composing_with_a_mistake_keeps_what_was_typed(client, players):
     assert client.login(username="P04", password=PASSWORD)
-    response = client.post(reverse("messages_compose"), {"to": "P01, Nobody", "subject": "Plans",
-                                                         "body": "My long careful message"})
+    response = client.post(
+        reverse("messages_compose"), {"to": "P01, Nobody", "subject": "Plans", "body": "My long careful message"}
+    )
     assert response.status_code == 400
     page = response.content.decode()
     assert "There is no player called “Nobody”." in page and "My long careful message" in page
@@ -106,8 +111,26 @@ def test_sending_and_replying_through_the_pages(client, players):
 
 
 def test_html_in_a_message_is_shown_as_text(client, players, t0):
-    conversation = message_send(sender=players[3], recipients=["P01"], subject="<b>bold</b>",
-                                body="<script>alert(1)</script>", now=t0)
+    conversation = message_send(
+        sender=players[3], recipients=["P01"], subject="<b>bold</b>", body="<script>alert(1)</script>", now=t0
+    )
     assert client.login(username="P01", password=PASSWORD)
     page = client.get(conversation.get_absolute_url()).content.decode()
     assert "<script>alert(1)</script>" not in page and "&lt;script&gt;" in page
+
+
+def test_a_message_renders_markdown_as_posts_and_comments_do(client, t0):
+    """Found in play: "private messages don't render Markdown although posts and comments do"."""
+    players = make_table(3, start=t0)
+    message_send(
+        sender=players[1],
+        recipients=[players[2].username],
+        subject="Plans",
+        body="We **must** act.\n\n* first\n* second\n\n<script>alert(1)</script>",
+        now=t0,
+    )
+    client.login(username=players[2].username, password=PASSWORD)
+    conversation = Conversation.objects.get()
+    page = client.get(reverse("message_thread", args=[conversation.pk])).content.decode()
+    assert "<strong>must</strong>" in page and "<li>first</li>" in page
+    assert "<script>alert(1)</script>" not in page

@@ -22,8 +22,7 @@ DATA = Path(__file__).resolve().parent / "data"
 def _run(args: list[str], database: Path) -> str:
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "DEBUG": "1"}
     env.pop("REDIS_URL", None)
-    done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
 

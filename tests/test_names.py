@@ -14,8 +14,8 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from blognomic.archive import ArchiveError, import_archive
-from blognomic.roster.services import RosterError, application_submit, player_rename
+from blognomic.flows.roster.services import RosterError, application_submit, player_rename
+from blognomic.moving.archive import ArchiveError, import_archive
 from dynasties import names
 from dynasties.models import Application, Dynasty, PlayerNameValidator, User
 from gndt.models import Column, Row
@@ -29,33 +29,40 @@ CYRILLIC_ES, CYRILLIC_A = "\u0421", "\u0430"
 
 # --- the pure rules -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("raw", "stored"), [
-    ("\uff23\uff41\uff54\uff4f", "Cato"),  # full-width letters
-    ("  Cato  ", "Cato"),
-    ("\ufb01sh", "fish"),  # the fi ligature
-    ("Ca\u0301to", "C\u00e1to"),  # a combining accent composes
-])
+
+@pytest.mark.parametrize(
+    ("raw", "stored"),
+    [
+        ("\uff23\uff41\uff54\uff4f", "Cato"),  # full-width letters
+        ("  Cato  ", "Cato"),
+        ("\ufb01sh", "fish"),  # the fi ligature
+        ("Ca\u0301to", "C\u00e1to"),  # a combining accent composes
+    ],
+)
 def test_names_are_stored_in_nfkc(raw, stored):
     """A name is stored in Unicode's compatibility normal form, so lookalike encodings of it are one name."""
     assert names.normalise(raw) == stored
     assert names.name_problem(stored) is None
 
 
-@pytest.mark.parametrize(("name", "problem"), [
-    (f"Cato{ZWSP}", names.INVISIBLE),
-    ("Ca\u00adto", names.INVISIBLE),  # soft hyphen
-    ("Cato\u2800", names.INVISIBLE),  # Braille blank
-    ("Cato\u3164", names.INVISIBLE),  # Hangul filler
-    ("Ca\ufe0fto", names.INVISIBLE),  # variation selector
-    (f"{RLO}otaC", names.DIRECTIONAL),
-    (f"{LRI}Cato{PDI}", names.DIRECTIONAL),
-    ("Cato\u200f", names.DIRECTIONAL),  # right-to-left mark
-    ("Cato\x07", names.CONTROL),
-    ("Ca/to", names.CONTROL),
-    ("Ezra  Vane", names.SPACING),  # a page collapses the two spaces: it would read as "Ezra Vane"
-    (" Cato", names.SPACING),
-    ("", names.SPACING),
-])
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        (f"Cato{ZWSP}", names.INVISIBLE),
+        ("Ca\u00adto", names.INVISIBLE),  # soft hyphen
+        ("Cato\u2800", names.INVISIBLE),  # Braille blank
+        ("Cato\u3164", names.INVISIBLE),  # Hangul filler
+        ("Ca\ufe0fto", names.INVISIBLE),  # variation selector
+        (f"{RLO}otaC", names.DIRECTIONAL),
+        (f"{LRI}Cato{PDI}", names.DIRECTIONAL),
+        ("Cato\u200f", names.DIRECTIONAL),  # right-to-left mark
+        ("Cato\x07", names.CONTROL),
+        ("Ca/to", names.CONTROL),
+        ("Ezra  Vane", names.SPACING),  # a page collapses the two spaces: it would read as "Ezra Vane"
+        (" Cato", names.SPACING),
+        ("", names.SPACING),
+    ],
+)
 def test_invisible_directional_and_control_characters_are_refused(name, problem):
     assert names.name_problem(name) == problem
 
@@ -66,21 +73,34 @@ def test_a_name_not_in_normal_form_is_refused_where_it_is_not_normalised_first()
     assert problem == names.NOT_NORMAL.format(normal="Cato", name="\uff23ato")
 
 
-@pytest.mark.parametrize("name", ["Seventy-Fifth Trombone", "ais523", "Sleepy O'Brien", "Jacek_FH",
-                                  "\u05e2\u05de\u05d9\u05ea", "Zo\u00eb", "\u738b\u4f1f"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Seventy-Fifth Trombone",
+        "ais523",
+        "Sleepy O'Brien",
+        "Jacek_FH",
+        "\u05e2\u05de\u05d9\u05ea",
+        "Zo\u00eb",
+        "\u738b\u4f1f",
+    ],
+)
 def test_ordinary_names_in_any_script_are_accepted(name):
     """Real names hold spaces, punctuation, accents and other scripts, right-to-left ones included."""
     assert names.name_problem(unicodedata.normalize("NFKC", name)) is None
 
 
-@pytest.mark.parametrize(("a", "b"), [
-    ("Cato", f"{CYRILLIC_ES}{CYRILLIC_A}to"),
-    ("Ada", "ADA"),
-    ("modern", "rnodern"),
-    ("Il1", "lll"),
-    ("Bram", "\U0001d401ram"),  # mathematical bold B
-    ("Paul", "Pau\u04c0"),  # Cyrillic capital palochka
-])
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Cato", f"{CYRILLIC_ES}{CYRILLIC_A}to"),
+        ("Ada", "ADA"),
+        ("modern", "rnodern"),
+        ("Il1", "lll"),
+        ("Bram", "\U0001d401ram"),  # mathematical bold B
+        ("Paul", "Pau\u04c0"),  # Cyrillic capital palochka
+    ],
+)
 def test_names_a_reader_could_confuse_share_a_lookalike_key(a, b):
     """UTS #39 skeletons, folded for case: these pairs look alike on a page."""
     assert names.lookalike_key(a) == names.lookalike_key(b)
@@ -101,6 +121,7 @@ def test_the_confusables_table_is_unicodes_own():
 
 # --- where names come in --------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def players(db, t0):
     players = make_table(4, start=t0)
@@ -114,12 +135,15 @@ def submit(name, t0, address=None):
     return application_submit(name=name, password="a-good-passphrase", message="", ip_address=address, now=t0)
 
 
-@pytest.mark.parametrize(("name", "message"), [
-    (f"Cato{ZWSP}", names.INVISIBLE),
-    (f"{CYRILLIC_ES}{CYRILLIC_A}to", names.LOOKALIKE.format(name=f"{CYRILLIC_ES}{CYRILLIC_A}to", other="Cato")),
-    (f"{RLO}otaC", names.DIRECTIONAL),
-    ("CAT0", names.LOOKALIKE.format(name="CAT0", other="Cato")),
-])
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        (f"Cato{ZWSP}", names.INVISIBLE),
+        (f"{CYRILLIC_ES}{CYRILLIC_A}to", names.LOOKALIKE.format(name=f"{CYRILLIC_ES}{CYRILLIC_A}to", other="Cato")),
+        (f"{RLO}otaC", names.DIRECTIONAL),
+        ("CAT0", names.LOOKALIKE.format(name="CAT0", other="Cato")),
+    ],
+)
 def test_an_application_under_an_imitating_name_is_refused(players, t0, name, message):
     with pytest.raises(RosterError) as refused:
         submit(name, t0)
@@ -140,8 +164,9 @@ def test_an_application_imitating_a_pending_application_is_refused(players, t0):
 
 
 def test_the_join_form_shows_the_refusal(client, players):
-    response = client.post(reverse("join"), {"name": f"Cato{ZWSP}", "password": "a-good-passphrase",
-                                             "password_again": "a-good-passphrase"})
+    response = client.post(
+        reverse("join"), {"name": f"Cato{ZWSP}", "password": "a-good-passphrase", "password_again": "a-good-passphrase"}
+    )
     assert response.status_code == 400
     assert "invisible characters" in response.content.decode()
     assert not Application.objects.exists()
@@ -157,11 +182,14 @@ def enacted(players, t0):
     return proposal
 
 
-@pytest.mark.parametrize(("new_name", "message"), [
-    (f"Ada{ZWSP}", names.INVISIBLE),
-    (f"{CYRILLIC_A.upper()}da", names.LOOKALIKE.format(name=f"{CYRILLIC_A.upper()}da", other="Ada")),
-    (f"{RLO}adA", names.DIRECTIONAL),
-])
+@pytest.mark.parametrize(
+    ("new_name", "message"),
+    [
+        (f"Ada{ZWSP}", names.INVISIBLE),
+        (f"{CYRILLIC_A.upper()}da", names.LOOKALIKE.format(name=f"{CYRILLIC_A.upper()}da", other="Ada")),
+        (f"{RLO}adA", names.DIRECTIONAL),
+    ],
+)
 def test_an_admin_rename_to_an_imitating_name_is_refused(players, enacted, t0, new_name, message):
     """The rename that made Cato's post read "by Ada" is refused; Cato keeps the name."""
     with pytest.raises(RosterError) as refused:
@@ -183,9 +211,13 @@ def test_a_rename_may_not_take_the_name_of_a_gndt_row(players, enacted, t0):
 
 
 def archive(*player_names):
-    return {"format": "blognomic-archive", "version": 1,
-            "players": [{"name": name, "admin": False, "idle": False, "joined_at": "2016-06-01T00:00:00Z"}
-                        for name in player_names]}
+    return {
+        "format": "blognomic-archive",
+        "version": 1,
+        "players": [
+            {"name": name, "admin": False, "idle": False, "joined_at": "2016-06-01T00:00:00Z"} for name in player_names
+        ],
+    }
 
 
 def test_an_archive_with_two_names_that_look_alike_is_refused_naming_the_field(db):
@@ -220,6 +252,7 @@ def test_the_validator_gives_the_specific_reason(db):
 
 # --- GNDT names ------------------------------------------------------------------------------------------
 
+
 def test_gndt_column_and_row_names_are_unique_regardless_of_case(players, t0):
     dynasty = Dynasty.objects.get()
     gndt_column_add(dynasty=dynasty, by=players[1], now=t0, name="Gold")
@@ -246,6 +279,7 @@ def test_the_database_refuses_gndt_names_differing_only_in_case(players, t0):
 
 
 # --- rendering ------------------------------------------------------------------------------------------
+
 
 def test_every_rendered_name_is_set_apart_from_the_text_around_it(client, players, enacted, t0):
     """A right-to-left name flipped the rest of its comment header; each name is now in its own <bdi>."""

@@ -18,14 +18,20 @@ ACTIVE = frozenset({"Amy", "Bob", "Cat", "Dan", "Ivy"})
 
 
 def _tally(ballots, *, author="Amy", emperor="Ivy", profile="2016"):
-    matter = Matter(id=1, kind="proposal", author=author, posted_at=NOW - timedelta(hours=5),
-                    ballots=tuple(Ballot(author=v, icon=i, at=NOW - timedelta(hours=4 - n), comment_id=n)
-                                  for n, (v, i) in enumerate(ballots)))
+    matter = Matter(
+        id=1,
+        kind="proposal",
+        author=author,
+        posted_at=NOW - timedelta(hours=5),
+        ballots=tuple(
+            Ballot(author=v, icon=i, at=NOW - timedelta(hours=4 - n), comment_id=n) for n, (v, i) in enumerate(ballots)
+        ),
+    )
     return tally(matter, electorate=Electorate(active=ACTIVE, emperor=emperor), profile=get_profile(profile), now=NOW)
 
 
 def test_an_author_who_never_voted_has_voted():
-    """"An author who never voted counts as FOR": the author is never listed as not having voted."""
+    """ "An author who never voted counts as FOR": the author is never listed as not having voted."""
     assert not_voted(_tally([]), active=ACTIVE) == ["Bob", "Cat", "Dan", "Ivy"]
 
 
@@ -114,3 +120,23 @@ def test_the_waiting_box_costs_the_same_queries_for_two_or_twelve_pending_matter
     for n in range(10):
         make_proposal(authors[2 + n], at=t0 + timedelta(minutes=10 + n), title=f"Proposal: Twelve {n}")
     assert queries() == few
+
+
+@pytest.mark.django_db
+def test_the_phone_summary_counts_the_authors_own_for(client, t0):
+    """ "An author who never voted counts as FOR": the summary at the top of a phone's screen shows the author
+    "you: FOR" on their own matter, as the toteboard does, and "not voted" only where nothing counts yet."""
+    players = make_table(5, start=t0)
+    own = make_proposal(players[1], at=t0, title="Proposal: My Own")
+    other = make_proposal(players[2], at=t0 + timedelta(minutes=1), title="Proposal: Someone Else's")
+    client.login(username=players[1].username, password=PASSWORD)
+    with time_machine.travel(t0 + timedelta(hours=1), tick=False):
+        summary = client.get("/").content.decode().split('id="game-summary"')[1].split("</section>")[0]
+    mine = summary.split(own.title)[1].split("</li>")[0]
+    theirs = summary.split("Someone Else")[1].split("</li>")[0]
+    assert "you: FOR" in mine and "not voted" not in mine
+    assert "not voted" in theirs
+    vote(other, players[1], "deferential", at=t0 + timedelta(hours=2))
+    with time_machine.travel(t0 + timedelta(hours=3), tick=False):
+        summary = client.get("/").content.decode().split('id="game-summary"')[1].split("</section>")[0]
+    assert "you: DEFERENTIAL" in summary.split("Someone Else")[1].split("</li>")[0]

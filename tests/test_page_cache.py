@@ -15,13 +15,13 @@ from django.contrib.messages.storage.base import Message
 from django.contrib.messages.storage.cookie import MessageEncoder
 from django.test import Client, RequestFactory
 
-from blognomic.page_cache import page_key, placeholder
-from blognomic.roster.services import player_idle
+from blognomic.flows.roster.services import player_idle
+from blognomic.web.page_cache import page_key, placeholder
 from gndt.models import Column
 from ruleset.services import revision_add, ruleset_import_plaintext
 from tests.factories import PASSWORD, make_proposal, vote
 from tests.gndt.builders import make_gndt, update
-from votes.jobs import matters_flag_resolvable
+from votes.jobs import flag_resolvable_matters
 from votes.services import comment_add, matter_resolve
 
 pytestmark = pytest.mark.django_db
@@ -123,8 +123,13 @@ def test_a_ruleset_edit_shows_on_the_ruleset_and_its_history(game, reader, t0):
     url = page.get_absolute_url()
     assert "one lamp" in text_of(client.get(url))
     history = text_of(client.get(f"{url}history/"))
-    revision_add(page=page, author=game.admin, text=RULESET.replace("one lamp", "two lamps"),
-                 summary="More lamps", now=t0 + timedelta(hours=1))
+    revision_add(
+        page=page,
+        author=game.admin,
+        text=RULESET.replace("one lamp", "two lamps"),
+        summary="More lamps",
+        now=t0 + timedelta(hours=1),
+    )
     assert "two lamps" in text_of(client.get(url))
     assert "More lamps" in text_of(client.get(f"{url}history/")) and "More lamps" not in history
 
@@ -192,7 +197,7 @@ def test_a_beat_job_shows_its_notices_to_the_admin_at_once(game, proposal, t0):
     assert 'class="badge"' not in admin.get("/").content.decode()
     for voter in game.players[:3]:
         vote(proposal, voter, "for", at=t0 + timedelta(minutes=30))
-    matters_flag_resolvable(now=t0 + timedelta(hours=13))
+    flag_resolvable_matters(now=t0 + timedelta(hours=13))
     assert 'class="badge"' in admin.get("/").content.decode()
 
 
@@ -258,8 +263,9 @@ def test_each_reader_gets_their_own_csrf_token_from_a_cached_page(game):
         token = re.search(r'"X-CSRFToken": "([^"]+)"', html).group(1)
         tokens[name] = token
         # The token works with this reader's own cookie: the login form answers instead of refusing (403).
-        response = client.post("/accounts/login/", {"username": "nobody", "password": "x",
-                                                    "csrfmiddlewaretoken": token})
+        response = client.post(
+            "/accounts/login/", {"username": "nobody", "password": "x", "csrfmiddlewaretoken": token}
+        )
         assert response.status_code == 200
     assert tokens["first"] != tokens["second"]
 
@@ -289,7 +295,7 @@ def test_every_page_the_cache_lists_is_a_view_of_the_site():
     """A misspelt or renamed entry would silently leave a page uncached."""
     from django.urls import get_resolver
 
-    from blognomic.page_cache import CACHED_PAGES
+    from blognomic.web.page_cache import CACHED_PAGES
 
     names = set()
 

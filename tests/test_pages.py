@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from blognomic.demo import build_demo
+from blognomic.moving.demo import build_demo
 from tests.factories import PASSWORD, make_player, make_proposal, make_table
 from votes.models import Comment
 
@@ -28,8 +28,13 @@ def add_comments(post, voters, n: int, start):
     """``n`` comments spread over ``voters``, every third one a vote."""
     icons = ["for", "against", None]
     Comment.objects.bulk_create(
-        Comment(post=post, author=voters[i % len(voters)], at=start + timedelta(minutes=i),
-                icon=icons[i % 3], text=f"Comment {i}")
+        Comment(
+            post=post,
+            author=voters[i % len(voters)],
+            at=start + timedelta(minutes=i),
+            icon=icons[i % 3],
+            text=f"Comment {i}",
+        )
         for i in range(n)
     )
 
@@ -61,8 +66,9 @@ def test_the_players_page_lists_the_most_recently_idle_first(client, t0):
     assert "1 active, 3 idle." in html and "27 Jul 2016" in html
 
 
-@pytest.mark.parametrize("path", ["/", "/category/proposals/", "/wiki/ruleset/", "/gndt/",
-                                  "/players/Ezra%20Vane/", "/posts/storm-warnings/"])
+@pytest.mark.parametrize(
+    "path", ["/", "/category/proposals/", "/wiki/ruleset/", "/gndt/", "/players/Ezra%20Vane/", "/posts/storm-warnings/"]
+)
 def test_demo_pages_render_for_visitors(client, path):
     from django.utils import timezone
 
@@ -101,7 +107,8 @@ def test_post_page_queries_do_not_grow_with_comments(client, t0, comments):
     with time_machine.travel(t0 + timedelta(hours=20), tick=False):
         assert count_queries(client, small.get_absolute_url()) == count_queries(client, big.get_absolute_url())
         assert count_queries(client, reverse("tally_box", args=[small.slug])) == count_queries(
-            client, reverse("tally_box", args=[big.slug]))
+            client, reverse("tally_box", args=[big.slug])
+        )
 
 
 def test_front_page_and_panel_queries_do_not_grow(client, t0):
@@ -145,8 +152,7 @@ def test_dynasty_list_names_each_dynasty_without_a_query_each(client, t0):
 
 
 @pytest.mark.parametrize("viewer", [None, "P04"])
-def test_front_page_toteboards_summary_and_recent_comments_cost_the_same_however_much_is_pending(client, t0,
-                                                                                                  viewer):
+def test_front_page_toteboards_summary_and_recent_comments_cost_the_same_however_much_is_pending(client, t0, viewer):
     """Toteboards, the viewer's own votes, the phone summary and recent comments add no query per matter:
     3 pending matters with 10 comments each cost what 8 with 100 each do."""
     players = make_table(30, start=t0)

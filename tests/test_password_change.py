@@ -36,8 +36,10 @@ def text_of(response) -> str:
 
 
 def change(client: Client, old: str, new1: str, new2: str | None = None):
-    return client.post(reverse("password_change"),
-                       {"old_password": old, "new_password1": new1, "new_password2": new1 if new2 is None else new2})
+    return client.post(
+        reverse("password_change"),
+        {"old_password": old, "new_password1": new1, "new_password2": new1 if new2 is None else new2},
+    )
 
 
 def test_a_player_finds_the_change_on_their_own_page_only(keeper, t0):
@@ -58,15 +60,18 @@ def test_a_change_keeps_this_session_and_logs_out_every_other(keeper):
     assert can_log_in(keeper.username, NEW) and not can_log_in(keeper.username, PASSWORD)
 
 
-@pytest.mark.parametrize(("old", "new1", "new2", "message"), [
-    ("not-my-password", NEW, NEW, "Your old password was entered incorrectly"),
-    (PASSWORD, NEW, "Brass lantern 1912", "The two password fields didn’t match"),
-    (PASSWORD, "48151623", "48151623", "This password is entirely numeric"),
-    (PASSWORD, "lamp", "lamp", "This password is too short"),
-    (PASSWORD, "password", "password", "This password is too common"),
-    (PASSWORD, "wren\x00lamp light", "wren\x00lamp light", ""),
-    (PASSWORD, "9" * 5000, "9" * 5000, "This password is entirely numeric"),
-])
+@pytest.mark.parametrize(
+    ("old", "new1", "new2", "message"),
+    [
+        ("not-my-password", NEW, NEW, "Your old password was entered incorrectly"),
+        (PASSWORD, NEW, "Brass lantern 1912", "The two password fields didn’t match"),
+        (PASSWORD, "48151623", "48151623", "This password is entirely numeric"),
+        (PASSWORD, "lamp", "lamp", "This password is too short"),
+        (PASSWORD, "password", "password", "This password is too common"),
+        (PASSWORD, "wren\x00lamp light", "wren\x00lamp light", ""),
+        (PASSWORD, "9" * 5000, "9" * 5000, "This password is entirely numeric"),
+    ],
+)
 def test_a_refused_change_says_why_and_changes_nothing(keeper, old, new1, new2, message):
     client = logged_in(keeper.username)
     response = change(client, old, new1, new2)

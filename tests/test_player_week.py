@@ -36,13 +36,16 @@ def comment_block(html: str, comment_id: int) -> str:
 # --- 1. Category pages -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("slug, heading", [
-    ("calls-for-judgement", "Calls for Judgement"),
-    ("declarations-of-victory", "Declarations of Victory"),
-    ("ascension-addresses", "Ascension Addresses"),
-    ("proposals", "Proposals"),
-    ("story-posts", "Story Posts"),
-])
+@pytest.mark.parametrize(
+    "slug, heading",
+    [
+        ("calls-for-judgement", "Calls for Judgement"),
+        ("declarations-of-victory", "Declarations of Victory"),
+        ("ascension-addresses", "Ascension Addresses"),
+        ("proposals", "Proposals"),
+        ("story-posts", "Story Posts"),
+    ],
+)
 def test_category_pages_use_the_categories_own_plurals(client, t0, slug, heading):
     """Not “Call for Judgements” or “Ascension Addresss”."""
     make_table(3, start=t0)
@@ -155,7 +158,7 @@ def test_admin_panel_times_agree_with_the_buttons_to_the_second(client, t0):
     fail_at = t0 + timedelta(hours=48, seconds=40)
     with time_machine.travel(fail_at - timedelta(seconds=20), tick=False):
         html = client.get(reverse("admin_panel")).content.decode()
-    assert "Failable from 27 Jul 12:00:40 UTC" in html
+    assert "If nothing changes, it could be failed from 27 Jul 2016 12:00:40 UTC." in html
     assert 'value="fail"' not in html
     with time_machine.travel(fail_at, tick=False):
         assert 'value="fail"' in client.get(reverse("admin_panel")).content.decode()
@@ -224,8 +227,8 @@ def test_gndt_at_garbage_is_refused(client, t0):
 def test_ascension_renames_reach_gndt_columns_rows_and_gamestate_pages_and_kept_rows_survive(t0):
     """“the two keywords replaced throughout”: the demo's Oil becomes Grain in the new GNDT and on the
     Sightings page, Keepers become Millers there too, and the Storehouse (not a player) is kept."""
-    from blognomic.demo import build_demo
-    from blognomic.succession.services import ascension_address_post
+    from blognomic.flows.succession.services import AscensionAddress, ascension_address_post
+    from blognomic.moving.demo import build_demo
     from dynasties.models import Dynasty, User
     from gndt.models import Column, Row
     from ruleset.models import Page
@@ -234,19 +237,37 @@ def test_ascension_renames_reach_gndt_columns_rows_and_gamestate_pages_and_kept_
     build_demo(now=t0)
     users = {user.username: user for user in User.objects.all()}
     sightings = Page.objects.get(slug="sightings")
-    revision_add(page=sightings, author=users["Ada"], now=t0, summary="Oil",
-                 text=sightings.current.text + "* Day 6: a Keeper spilled Oil on the stairs.\n")
+    revision_add(
+        page=sightings,
+        author=users["Ada"],
+        now=t0,
+        summary="Oil",
+        text=sightings.current.text + "* Day 6: a Keeper spilled Oil on the stairs.\n",
+    )
     dov = post_create(author=users["Cato"], kind="dov", title="Declaration of Victory: Cato", body="Won.", now=t0)
     for name in ("Ada", "Bram", "Dilys", "Wren", "Fenna"):
         vote(dov, users[name], "for", at=t0 + timedelta(hours=1))
     matter_resolve(post=dov, admin=users["Ada"], action="enact", now=t0 + timedelta(hours=13))
-    ascension_address_post(author=users["Cato"], title="", body="", theme="Mills", player_term="Miller",
-                           emperor_term="Master", keep_rules=[], keep_columns=["Oil", "Shift"],
-                           keep_rows=["The Storehouse"], extra_renames={"Oil": "Grain"},
-                           now=t0 + timedelta(hours=14))
+    ascension_address_post(
+        author=users["Cato"],
+        address=AscensionAddress(
+            title="",
+            body="",
+            theme="Mills",
+            player_term="Miller",
+            emperor_term="Master",
+            keep_rules=[],
+            keep_columns=["Oil", "Shift"],
+            keep_rows=["The Storehouse"],
+            extra_renames={"Oil": "Grain"},
+        ),
+        now=t0 + timedelta(hours=14),
+    )
     new = Dynasty.objects.current()
     assert list(Column.objects.filter(dynasty=new).order_by("order").values_list("name", flat=True)) == [
-        "Grain", "Shift"]
+        "Grain",
+        "Shift",
+    ]
     assert Row.objects.filter(dynasty=new, user=None, name="The Storehouse").exists()
     text = Page.objects.get(slug="sightings").current.text
     assert "a Miller spilled Grain" in text
@@ -298,8 +319,9 @@ def test_application_sent_is_a_redirect_so_a_reload_does_not_resubmit(client, t0
 
     make_table(3, start=t0)
     password = "a-long-password-1"
-    response = client.post(reverse("join"), {"name": "Newcomer", "password": password, "password_again": password,
-                                             "message": "Hello"})
+    response = client.post(
+        reverse("join"), {"name": "Newcomer", "password": password, "password_again": password, "message": "Hello"}
+    )
     assert response.status_code == 302
     page = client.get(response["Location"])
     assert "Newcomer" in page.content.decode() and "Application sent" in page.content.decode()
@@ -321,8 +343,15 @@ def test_edit_the_ruleset_link_stays_until_the_ruleset_cites_the_enactment(clien
     from ruleset.services import page_create, revision_add
 
     players = make_table(3, start=t0)
-    page_create(title="Ruleset", kind=Page.RULESET, author=players[1], text="== Core ==\n=== One ===\nHi.\n",
-                summary="start", now=t0, slug="ruleset")
+    page_create(
+        title="Ruleset",
+        kind=Page.RULESET,
+        author=players[1],
+        text="== Core ==\n=== One ===\nHi.\n",
+        summary="start",
+        now=t0,
+        slug="ruleset",
+    )
     proposal = make_proposal(players[2], at=t0, title="Proposal: Change One")
     vote(proposal, players[0], "for", at=t0 + timedelta(hours=1))
     login(client, "P02")
@@ -332,8 +361,14 @@ def test_edit_the_ruleset_link_stays_until_the_ruleset_cites_the_enactment(clien
         for _ in range(2):
             html = client.get(reverse("admin_panel")).content.decode()
             assert "edit the Ruleset" in html and f"post={proposal.slug}" in html
-        revision_add(page=Page.objects.get(slug="ruleset"), author=players[1], text="== Core ==\n=== One ===\nBye.\n",
-                     summary="Enacting", now=t0 + timedelta(hours=13), post=proposal)
+        revision_add(
+            page=Page.objects.get(slug="ruleset"),
+            author=players[1],
+            text="== Core ==\n=== One ===\nBye.\n",
+            summary="Enacting",
+            now=t0 + timedelta(hours=13),
+            post=proposal,
+        )
         assert "edit the Ruleset" not in client.get(reverse("admin_panel")).content.decode()
 
 
@@ -356,3 +391,83 @@ def test_the_site_has_a_favicon_of_its_own(client, t0):
     path = finders.find("favicon.svg")
     assert path and "<svg" in open(path).read()
     assert client.get("/favicon.ico").status_code in (301, 302)
+
+
+def test_an_enactment_carried_out_by_other_means_is_dismissed_and_the_gndt_link_is_filled_in(client, t0):
+    """Found in play: "was enacted and no Ruleset revision cites it yet" could not be cleared once the admin
+    carried it out by other means, and its "update the GNDT" link was not filled in like the Ruleset's."""
+    from ruleset.models import Page
+    from ruleset.services import page_create
+
+    players = make_table(3, start=t0)
+    page_create(
+        title="Ruleset",
+        kind=Page.RULESET,
+        author=players[1],
+        text="== Core ==\n=== One ===\nHi.\n",
+        summary="start",
+        now=t0,
+        slug="ruleset",
+    )
+    proposal = make_proposal(players[2], at=t0, title="Proposal: More Oil")
+    vote(proposal, players[0], "for", at=t0 + timedelta(hours=1))
+    login(client, "P02")
+    with time_machine.travel(t0 + timedelta(hours=13), tick=False):
+        client.post(reverse("resolve", args=[proposal.slug]), {"action": "enact"})
+        html = client.get(reverse("admin_panel")).content.decode()
+        assert "/gndt/edit/?comment=Enacting%20Proposal%3A%20More%20Oil" in html
+        form = client.get("/gndt/edit/?comment=Enacting%20Proposal%3A%20More%20Oil").content.decode()
+        assert ">Enacting Proposal: More Oil</textarea>" in form
+        client.post(reverse("carried_out", args=[proposal.slug]))
+        assert "no Ruleset revision cites it" not in client.get(reverse("admin_panel")).content.decode()
+        assert Post.objects.get(pk=proposal.pk).carried_out_at is not None
+        # Twice changes nothing; a matter not enacted is refused, with its reason; a player may not.
+        assert client.post(reverse("carried_out", args=[proposal.slug])).status_code == 302
+        pending = make_proposal(players[0], at=t0 + timedelta(hours=13), title="Proposal: Later")
+        client.post(reverse("carried_out", args=[pending.slug]))
+        assert "was not enacted" in client.get(reverse("admin_panel")).content.decode()
+        assert Post.objects.get(pk=pending.pk).carried_out_at is None
+        login(client, "P03")
+        assert client.post(reverse("carried_out", args=[proposal.slug])).status_code == 403
+
+
+def test_the_login_page_after_a_redirect_says_why(client, t0):
+    """Found in play: "the login page after a redirect doesn't say why"."""
+    make_table(3, start=t0)
+    sent = client.get("/messages/", follow=True).content.decode()
+    assert "That page is for logged-in players" in sent
+    assert "That page is for logged-in players" not in client.get("/accounts/login/").content.decode()
+
+
+def test_the_post_form_says_proposals_wait_for_the_hiatus_instead_of_counting_them(client, t0):
+    """Found in play: "The post form says 'You may post 3 more Proposals today' during hiatus, then refuses"."""
+    players = make_table(4, start=t0)
+    login(client, "P03")
+    with time_machine.travel(t0, tick=False):
+        assert "You may post 3 more Proposals today" in client.get("/new/").content.decode()
+        post_create(author=players[2], kind="dov", title="Declaration of Victory: Mine", body="Won.", now=t0)
+        html = client.get("/new/").content.decode()
+    assert "You may post" not in html and "The game is in hiatus" in html
+
+
+def test_who_may_not_vote_is_told_why_beside_the_comment_button(client, t0):
+    """Found in play: "someone who may not vote (idle, not a player, dead, the Prisoner) sees only 'Comment',
+    with no word why"."""
+    from tests.factories import make_idle
+
+    players = make_table(4, start=t0)
+    make_idle(players[3], since=t0)
+    make_spectator("Sam")
+    proposal = make_proposal(players[1], at=t0, title="Proposal: Lamp Oil")
+    with time_machine.travel(t0 + timedelta(hours=1), tick=False):
+        for name, why in (
+            ("Sam", "You are not a player, so you may comment here but not vote."),
+            ("P04", "You are idle, and an idle player has no vote: unidle to vote."),
+            ("P03", None),
+        ):
+            login(client, name)
+            html = client.get(proposal.get_absolute_url()).content.decode()
+            if why is None:
+                assert "why-no-vote" not in html and 'class="vote vote-for"' in html
+            else:
+                assert f'<p class="muted why-no-vote">{why}</p>' in html

@@ -24,9 +24,15 @@ def login(client, user):
 
 
 def edit(post, editor, *, now, kind=None, title=None, body=None, flavour=None):
-    return post_edit(post=post, editor=editor, now=now, kind=kind or post.kind,
-                     title=post.title if title is None else title, body=post.body if body is None else body,
-                     flavour=post.flavour if flavour is None else flavour)
+    return post_edit(
+        post=post,
+        editor=editor,
+        now=now,
+        kind=kind or post.kind,
+        title=post.title if title is None else title,
+        body=post.body if body is None else body,
+        flavour=post.flavour if flavour is None else flavour,
+    )
 
 
 def story(author, *, at, title="Story Post: Idea"):
@@ -54,8 +60,9 @@ def test_a_story_post_may_not_become_a_third_pending_proposal(t0):
     make_proposal(author, at=t0 - timedelta(hours=5), title="Proposal: One")
     make_proposal(author, at=t0 - timedelta(hours=4), title="Proposal: Two")
     idea = story(author, at=t0)
-    message = refused_alike(author=author, kind="proposal", post=idea, now=t0 + timedelta(minutes=1),
-                            title="Proposal: Three")
+    message = refused_alike(
+        author=author, kind="proposal", post=idea, now=t0 + timedelta(minutes=1), title="Proposal: Three"
+    )
     assert message.startswith(limits.PENDING_LIMIT.format(count=2, limit=2))
     assert Post.objects.get(pk=idea.pk).kind == "story"
     assert Post.objects.filter(author=author, kind="proposal").count() == 2
@@ -88,8 +95,9 @@ def test_hiatus_forbids_moving_a_post_into_a_proposal(t0):
     players = make_table(5, start=t0)
     post_create(author=players[3], kind="dov", title="DoV: Me", body="I win.", now=t0 - timedelta(hours=1))
     idea = story(players[2], at=t0)
-    message = refused_alike(author=players[2], kind="proposal", post=idea, now=t0 + timedelta(minutes=1),
-                            title="Proposal: Sneaky")
+    message = refused_alike(
+        author=players[2], kind="proposal", post=idea, now=t0 + timedelta(minutes=1), title="Proposal: Sneaky"
+    )
     assert "hiatus" in message and "posting a Proposal is not allowed" in message
 
 
@@ -98,8 +106,9 @@ def test_an_idle_author_may_not_move_a_post_into_a_proposal(t0):
     players = make_table(5, start=t0)
     idea = story(players[2], at=t0)
     make_idle(players[2], since=t0 + timedelta(seconds=30))
-    message = refused_alike(author=players[2], kind="proposal", post=idea, now=t0 + timedelta(minutes=1),
-                            title="Proposal: From Idle")
+    message = refused_alike(
+        author=players[2], kind="proposal", post=idea, now=t0 + timedelta(minutes=1), title="Proposal: From Idle"
+    )
     assert message == "Only active Players may make posts."
 
 
@@ -107,8 +116,7 @@ def test_an_anonymous_cfj_may_not_become_a_proposal(t0):
     """2008: only a Call for Judgement may be posted anonymously; an anonymous CfJ may not become a Proposal."""
     players = make_table(5, start=t0, profile="2008")
     cfj = post_create(author=players[2], kind="cfj", title="CfJ: Hidden", now=t0, anonymous=True)
-    message = refused_alike(author=players[2], kind="proposal", post=cfj, now=t0 + timedelta(minutes=1),
-                            anonymous=True)
+    message = refused_alike(author=players[2], kind="proposal", post=cfj, now=t0 + timedelta(minutes=1), anonymous=True)
     assert "Only a Call for Judgement may be posted anonymously" in message
     assert Post.objects.get(pk=cfj.pk).kind == "cfj"
 
@@ -140,8 +148,9 @@ def test_the_edit_form_refuses_a_category_change_past_the_limit(client, t0, sett
     import time_machine
 
     with time_machine.travel(t0 + timedelta(minutes=1), tick=False):
-        response = client.post(reverse("edit_post", args=[idea.slug]),
-                               {"kind": "proposal", "title": "Proposal: Three", "body": "x"})
+        response = client.post(
+            reverse("edit_post", args=[idea.slug]), {"kind": "proposal", "title": "Proposal: Three", "body": "x"}
+        )
     assert response.status_code == 400
     assert escape(limits.PENDING_LIMIT.format(count=2, limit=2)) in response.content.decode()
     assert Post.objects.get(pk=idea.pk).kind == "story"
@@ -189,8 +198,10 @@ def test_others_are_refused_the_edit_page(client, t0):
         page = client.get(reverse("edit_post", args=[proposal.slug]))
         assert page.status_code == 403 and limits.EDIT_ONLY_AUTHOR in page.content.decode()
         assert "<form" not in page.content.decode().split("<main")[-1]
-        sent = client.post(reverse("edit_post", args=[proposal.slug]),
-                           {"kind": "proposal", "title": proposal.title, "body": proposal.body})
+        sent = client.post(
+            reverse("edit_post", args=[proposal.slug]),
+            {"kind": "proposal", "title": proposal.title, "body": proposal.body},
+        )
         assert sent.status_code == 403 and limits.EDIT_ONLY_AUTHOR in sent.content.decode()
     assert Post.objects.get(pk=proposal.pk).edited_at is None
 
@@ -219,7 +230,7 @@ def test_the_edit_link_shows_only_when_an_edit_is_allowed_and_says_why_not(clien
     with time_machine.travel(t0 + timedelta(minutes=3), tick=False):
         page = client.get(proposal.get_absolute_url()).content.decode()
         refused = client.get(edit_url)
-    locked = escape(limits.EDIT_LOCKED["until_non_note_comment"])
+    locked = escape(limits.EDIT_LOCKED["until_non_note_comment"].format(who="P04", did="voted"))
     assert f'href="{edit_url}"' not in page and locked in page
     assert refused.status_code == 403 and locked in refused.content.decode()
 
@@ -236,7 +247,17 @@ def test_django_admin_cannot_change_a_posts_category_or_state(client, t0):
     url = reverse("admin:votes_post_change", args=[idea.pk])
     page = client.get(url).content.decode()
     assert 'name="kind"' not in page and 'name="status"' not in page and 'name="title"' in page
-    client.post(url, {"slug": idea.slug, "title": "Story Post: Renamed", "body": idea.body, "flavour": "",
-                      "kind": "proposal", "status": "pending", "sticky": ""})
+    client.post(
+        url,
+        {
+            "slug": idea.slug,
+            "title": "Story Post: Renamed",
+            "body": idea.body,
+            "flavour": "",
+            "kind": "proposal",
+            "status": "pending",
+            "sticky": "",
+        },
+    )
     after = Post.objects.get(pk=idea.pk)
     assert (after.kind, after.status, after.title) == ("story", "", "Story Post: Renamed")

@@ -43,8 +43,15 @@ def test_bad_posts_are_refused_and_nothing_is_written(client, players, form, mes
 
 def test_a_good_post_lands_pending_with_its_subject_and_slug(client, players):
     login(client, players[2])
-    response = client.post(reverse("new_post"), {"kind": "proposal", "title": "Proposal: Quorum Failures",
-                                                 "body": "Make *quorum* clearer.", "flavour": "A dark night."})
+    response = client.post(
+        reverse("new_post"),
+        {
+            "kind": "proposal",
+            "title": "Proposal: Quorum Failures",
+            "body": "Make *quorum* clearer.",
+            "flavour": "A dark night.",
+        },
+    )
     post = Post.objects.get()
     assert response.status_code == 302 and response["Location"] == post.get_absolute_url()
     assert (post.status, post.subject, post.slug) == ("pending", "Quorum Failures", "quorum-failures")
@@ -53,9 +60,14 @@ def test_a_good_post_lands_pending_with_its_subject_and_slug(client, players):
 
 def test_script_in_a_post_does_not_survive(players, t0):
     """Posts are sanitised once on save: no script runs."""
-    post = post_create(author=players[2], kind="post", title="Chat: Hello", now=t0,
-                       body='<script>alert(1)</script>[x](javascript:alert(1)) **ok**')
-    assert "<script" not in post.body_html and "href=\"javascript" not in post.body_html
+    post = post_create(
+        author=players[2],
+        kind="post",
+        title="Chat: Hello",
+        now=t0,
+        body="<script>alert(1)</script>[x](javascript:alert(1)) **ok**",
+    )
+    assert "<script" not in post.body_html and 'href="javascript' not in post.body_html
     assert "<strong>ok</strong>" in post.body_html
 
 
@@ -85,12 +97,26 @@ def test_2016_note_comments_do_not_lock_editing(players, t0):
     """2016: a post stays editable while it has only comments starting “Note:” without a voting icon."""
     proposal = make_proposal(players[2], at=t0)
     comment_add(post=proposal, author=players[3], text="Note: typo in the second line", now=t0 + timedelta(minutes=1))
-    post_edit(post=proposal, editor=players[2], title="Proposal: Something", body="Fixed text.", flavour="",
-              kind="proposal", now=t0 + timedelta(minutes=2))
+    post_edit(
+        post=proposal,
+        editor=players[2],
+        title="Proposal: Something",
+        body="Fixed text.",
+        flavour="",
+        kind="proposal",
+        now=t0 + timedelta(minutes=2),
+    )
     vote(proposal, players[4], "for", at=t0 + timedelta(minutes=3))
     with pytest.raises(PostError, match="can no longer be edited"):
-        post_edit(post=proposal, editor=players[2], title="Proposal: Something", body="Changed again.",
-                  flavour="", kind="proposal", now=t0 + timedelta(minutes=4))
+        post_edit(
+            post=proposal,
+            editor=players[2],
+            title="Proposal: Something",
+            body="Changed again.",
+            flavour="",
+            kind="proposal",
+            now=t0 + timedelta(minutes=4),
+        )
     assert Post.objects.get(pk=proposal.pk).body == "Fixed text."
 
 
@@ -98,8 +124,15 @@ def test_2016_category_is_fixed_after_15_minutes(players, t0):
     """2016: an official post's category may not change once 15 minutes have passed."""
     cfj = post_create(author=players[2], kind="cfj", title="CfJ: Mistake", now=t0)
     with pytest.raises(PostError, match="fixed 15 minutes"):
-        post_edit(post=cfj, editor=players[2], title=cfj.title, body="", flavour="", kind="proposal",
-                  now=t0 + timedelta(minutes=16))
+        post_edit(
+            post=cfj,
+            editor=players[2],
+            title=cfj.title,
+            body="",
+            flavour="",
+            kind="proposal",
+            now=t0 + timedelta(minutes=16),
+        )
     assert Post.objects.get(pk=cfj.pk).kind == "cfj"
 
 
@@ -107,11 +140,19 @@ def test_only_the_author_may_edit(client, players, t0):
     """Another player is refused by the service and by the form, which answers 403 and says why."""
     proposal = make_proposal(players[2], at=t0)
     with pytest.raises(PostError, match="Only the author"):
-        post_edit(post=proposal, editor=players[3], title="Proposal: Hijack", body="", flavour="",
-                  kind="proposal", now=t0 + timedelta(minutes=1))
+        post_edit(
+            post=proposal,
+            editor=players[3],
+            title="Proposal: Hijack",
+            body="",
+            flavour="",
+            kind="proposal",
+            now=t0 + timedelta(minutes=1),
+        )
     login(client, players[3])
-    response = client.post(reverse("edit_post", args=[proposal.slug]),
-                           {"kind": "proposal", "title": "Proposal: Hijack", "body": ""})
+    response = client.post(
+        reverse("edit_post", args=[proposal.slug]), {"kind": "proposal", "title": "Proposal: Hijack", "body": ""}
+    )
     assert response.status_code == 403 and "Only the author" in response.content.decode()
     assert Post.objects.get(pk=proposal.pk).title == "Proposal: Something"
 
@@ -124,8 +165,11 @@ def test_2008_cfj_may_be_posted_anonymously(client, t0):
     cfj = post_create(author=players[2], kind="cfj", title="CfJ: Something Is Wrong", now=t0, anonymous=True)
     for url in ("/", cfj.get_absolute_url()):
         page = client.get(url).content.decode()
-        assert 'by <span class="anonymous"' in page and 'by <a href="/players/P03/">' not in page
+        assert "posted anonymously</span>" in page and 'by <a href="/players/P03/">' not in page
+        # The byline says how it was posted, not "Call for Judgement by Call for Judgement".
+        assert "by Call for Judgement" not in page and 'by <span class="anonymous"' not in page
     feed = client.get("/feed/").content.decode()
     assert "Something Is Wrong" in feed and "<name>P03</name>" not in feed
+    assert "<name>Anonymous</name>" in feed and "<name>Call for Judgement</name>" not in feed
     player_page = client.get("/players/P03/").content.decode()
     assert "Something Is Wrong" not in player_page.split("<h2>Posts</h2>")[1].split("<h2>Votes</h2>")[0]

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import PASSWORD, make_proposal, make_table, vote
@@ -127,3 +128,61 @@ def test_reopening_keeps_the_earlier_resolution_on_record(game, t0):
     assert older.status == "pending" and older.outcome == ""
     assert [r.outcome for r in Resolution.objects.filter(post=older)] == ["self-killed", "reopened"]
     assert "Reopened by P02" in older.admin_note and "Failed by P02" in older.admin_note
+
+
+def test_the_panel_lists_the_ten_newest_resolved_matters_once_each(client, t0):
+    """ "Recently resolved": the ten newest matters resolved and not reopened since, newest first; one resolved,
+    reopened and resolved again is listed once, and a pending one not at all."""
+    players = make_table(9, start=t0, admins=(1,))
+    resolved = []
+    for n in range(12):
+        at = t0 + timedelta(days=n)
+        post = make_proposal(players[2 + n % 6], at=at, title=f"Proposal: Number {n:02}")
+        vote(post, post.author, "against", at=at + timedelta(minutes=5))  # self-killed: failed at once
+        matter_resolve(post=post, admin=players[1], action="fail", now=at + timedelta(minutes=10))
+        resolved.append(post)
+    again = resolved[-1]
+    matter_reopen(post=again, admin=players[1], reason="CfJ: Counted Twice", now=t0 + timedelta(days=12))
+    matter_resolve(post=again, admin=players[1], action="fail", now=t0 + timedelta(days=12, hours=1))
+    make_proposal(players[8], at=t0 + timedelta(days=13), title="Proposal: Still Open")
+    login(client, players[1])
+    with time_machine.travel(t0 + timedelta(days=13, hours=1), tick=False):
+        response = client.get(reverse("admin_panel"))
+    listed = [post.title for post in response.context["recent"]]
+    assert listed == [post.title for post in resolved[::-1][:10]]
+
+
+@pytest.mark.usefixtures("postgres_only")
+def test_the_panels_week_of_enactments_is_found_through_the_resolutions_time(t0):
+    """The admin panel's enactments awaiting a Ruleset revision (those of the last week) are found through the
+    index on the resolutions' time, among years of them: without it every resolution the game ever had is read
+    (50 ms at ten times the real history)."""
+    from django.db import connection
+
+    from votes.selectors import enacted_awaiting_ruleset
+
+    author = make_table(3, start=t0)[1]
+    years_ago = t0 - timedelta(days=3 * 365)
+    posts = Post.objects.bulk_create(
+        Post(
+            slug=f"old-{n}",
+            kind="proposal",
+            title=f"Proposal: Old {n}",
+            author=author,
+            posted_at=years_ago + timedelta(hours=n),
+            status="enacted",
+        )
+        for n in range(3000)
+    )
+    Resolution.objects.bulk_create(
+        Resolution(post=post, outcome="enacted", by=author, at=post.posted_at + timedelta(days=1)) for post in posts
+    )
+    with CaptureQueriesContext(connection) as queries:
+        assert enacted_awaiting_ruleset(now=t0) == []
+    (sql,) = [query["sql"] for query in queries.captured_queries]
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE votes_resolution")
+        cursor.execute("ANALYZE blognomic_post")
+        cursor.execute(f"EXPLAIN {sql}")
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "resolution_at" in plan, plan

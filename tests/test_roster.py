@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from blognomic.roster.services import (
+from blognomic.flows.roster.services import (
     RosterError,
     application_approve,
     application_submit,
@@ -35,8 +35,15 @@ def players(t0):
 
 def test_approving_an_application_makes_a_player_with_a_gndt_row_of_defaults(client, players, t0):
     """An admin approves; the applicant becomes a player, can log in, and has a GNDT row of defaults."""
-    response = client.post(reverse("join"), {"name": "Seventy-Fifth Trombone", "password": "a-good-passphrase",
-                                             "password_again": "a-good-passphrase", "message": "Hello!"})
+    response = client.post(
+        reverse("join"),
+        {
+            "name": "Seventy-Fifth Trombone",
+            "password": "a-good-passphrase",
+            "password_again": "a-good-passphrase",
+            "message": "Hello!",
+        },
+    )
     assert response.status_code == 302
     assert "Application sent" in client.get(response["Location"]).content.decode()
     application = Application.objects.get()
@@ -99,8 +106,9 @@ def test_2016_unidle_window_of_four_days(players, t0):
 def test_leaving_bars_rejoining_for_two_weeks(players, t0):
     """2016: someone who left “may not become a Hunter again within the following two weeks”."""
     player_leave(user=players[4], now=t0)
-    application = application_submit(name="P05", password="x" * 10, message="", ip_address=None,
-                                      now=t0 + timedelta(days=3))
+    application = application_submit(
+        name="P05", password="x" * 10, message="", ip_address=None, now=t0 + timedelta(days=3)
+    )
     with pytest.raises(RosterError, match="may rejoin from 12:00 UTC on 8 Aug 2016"):
         application_approve(application=application, admin=players[1], now=t0 + timedelta(days=3))
     user = application_approve(application=application, admin=players[1], now=t0 + timedelta(days=15))
@@ -119,15 +127,16 @@ def test_rename_needs_an_admin_and_an_enacted_proposal(players, t0):
         vote(proposal, voter, "for", at=t0 + timedelta(hours=1))
     matter_resolve(post=proposal, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
     proposal = Post.objects.get(pk=proposal.pk)
-    player_rename(user=players[2], new_name="Ishmael", admin=players[1], proposal=proposal,
-                  now=t0 + timedelta(hours=14))
+    player_rename(
+        user=players[2], new_name="Ishmael", admin=players[1], proposal=proposal, now=t0 + timedelta(hours=14)
+    )
     assert Rename.objects.get().old_name == "P03"
     assert Row.objects.get(user=players[2]).name == "Ishmael"
     assert User.objects.filter(username="Ishmael").exists()
 
 
 def test_admins_make_and_remove_admins_but_never_the_last(client, players, t0):
-    from blognomic.roster.services import player_set_admin
+    from blognomic.flows.roster.services import player_set_admin
     from tests.factories import PASSWORD
 
     with pytest.raises(RosterError, match="Only admins"):
@@ -140,8 +149,9 @@ def test_admins_make_and_remove_admins_but_never_the_last(client, players, t0):
     assert "(admin)" in client.get(reverse("roster")).content.decode()
 
 
-def test_the_roster_loads_the_active_players_and_reads_the_idle_ones_only_when_asked(players, t0,
-                                                                                   django_assert_num_queries):
+def test_the_roster_loads_the_active_players_and_reads_the_idle_ones_only_when_asked(
+    players, t0, django_assert_num_queries
+):
     """Every page needs the active players and how many are idle; only a few list the idle ones, who after
     twenty years are hundreds."""
     from dynasties.selectors import roster_at

@@ -10,9 +10,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from ruleset.ascension import ruleset_apply_ascension
 from ruleset.lineage import cited_slug, rule_lifetimes
 from ruleset.models import Page, RuleChange
-from ruleset.services import revision_add, ruleset_apply_ascension
+from ruleset.services import revision_add
 from tests.test_wiki_services import RULESET_TEXT, make_people, make_ruleset
 from votes.models import Kind, Post, Status
 from votes.posting import post_create
@@ -47,16 +48,29 @@ def test_every_rule_names_the_matter_or_revision_that_last_changed_it(client, pe
     """An enacted matter's revision names it; a hand edit whose summary cites a post's address names that
     post; a plain edit names its revision and author; renumbering alone changes no rule's blame."""
     page = make_ruleset(people["admin"], t0)
-    gold = post_create(author=people["player"], kind="proposal", title="Proposal: Gold", body="Gold.",
-                       now=t0 + timedelta(hours=1))
-    storms = post_create(author=people["player"], kind="proposal", title="Proposal: Storms", body="Storms.",
-                         now=t0 + timedelta(hours=1))
+    gold = post_create(
+        author=people["player"], kind="proposal", title="Proposal: Gold", body="Gold.", now=t0 + timedelta(hours=1)
+    )
+    storms = post_create(
+        author=people["player"], kind="proposal", title="Proposal: Storms", body="Storms.", now=t0 + timedelta(hours=1)
+    )
     text = RULESET_TEXT.replace("== Dynastic Rules ==\n", "== Dynastic Rules ==\n=== Gold ===\nGold shines.\n")
-    revision_add(page=page, author=people["admin"], text=text, summary="Enacting Proposal: Gold",
-                 post=gold, now=t0 + timedelta(days=1))
+    revision_add(
+        page=page,
+        author=people["admin"],
+        text=text,
+        summary="Enacting Proposal: Gold",
+        post=gold,
+        now=t0 + timedelta(days=1),
+    )
     text = text.replace("Storms sink", "Storms wreck")
-    revision_add(page=page, author=people["admin"], text=text, now=t0 + timedelta(days=2),
-                 summary="Enacting http://testserver/posts/storms/ by hand")
+    revision_add(
+        page=page,
+        author=people["admin"],
+        text=text,
+        now=t0 + timedelta(days=2),
+        summary="Enacting http://testserver/posts/storms/ by hand",
+    )
     text = text.replace("Any Player may leave", "Any Player may quit")
     revision_add(page=page, author=people["admin"], text=text, summary="Typo", now=t0 + timedelta(days=3))
 
@@ -104,8 +118,12 @@ def test_an_ascension_keeps_every_rule_s_identity(client, people, t0):
     page = make_ruleset(people["admin"], t0, text=ASCENSION_RULESET)
     text = ASCENSION_RULESET.replace("ask the Emperor", "ask the Emperor politely")
     revision_add(page=page, author=people["admin"], text=text, summary="Politeness", now=t0 + timedelta(days=1))
-    ruleset_apply_ascension(replacements={"Player": "Keeper", "Emperor": "Harbourmaster"},
-                            keep_anchors=["Player Boats"], author=people["admin"], now=t0 + timedelta(days=2))
+    ruleset_apply_ascension(
+        replacements={"Player": "Keeper", "Emperor": "Harbourmaster"},
+        keep_anchors=["Player Boats"],
+        author=people["admin"],
+        now=t0 + timedelta(days=2),
+    )
 
     ascension = Page.objects.get(slug="ruleset").current
     changes = {(change.kind, change.anchor, change.previous_anchor) for change in ascension.rule_changes.all()}
@@ -113,7 +131,9 @@ def test_an_ascension_keeps_every_rule_s_identity(client, people, t0):
     assert ("added", "rule-keeper-actions", "rule-player-actions") in changes
     assert ("removed", "rule-fog", "") in changes
     assert [lifetime.anchor for lifetime in rule_lifetimes(page, "rule-keeper-boats")] == [
-        "rule-keeper-boats", "rule-player-boats"]
+        "rule-keeper-boats",
+        "rule-player-boats",
+    ]
 
     rows = client.get("/wiki/ruleset/rule/rule-keeper-boats/history/").content.decode().split("<tbody>")[1]
     assert re.findall(r">r(\d+)</a>", rows) == ["3", "2", "1"]
@@ -137,19 +157,41 @@ def test_the_ruleset_page_reads_blame_in_a_fixed_number_of_queries(client, peopl
     causes) for a 3-rule Ruleset with 3 revisions as for a 60-rule one with 40, each read first after a new
     revision (later readings keep the latest changes: see the next test)."""
     page = make_ruleset(people["admin"], t0, text=ruleset_of(3))
-    revision_add(page=page, author=people["admin"], text=ruleset_of(3).replace("Text 1.", "Text one."),
-                 summary="One", now=t0 + timedelta(hours=1))
+    revision_add(
+        page=page,
+        author=people["admin"],
+        text=ruleset_of(3).replace("Text 1.", "Text one."),
+        summary="One",
+        now=t0 + timedelta(hours=1),
+    )
     page_queries(client)  # the first request also fills the layout's caches
-    revision_add(page=page, author=people["admin"], text=ruleset_of(3).replace("Text 2.", "Text two."),
-                 summary="Two", now=t0 + timedelta(hours=2))
+    revision_add(
+        page=page,
+        author=people["admin"],
+        text=ruleset_of(3).replace("Text 2.", "Text two."),
+        summary="Two",
+        now=t0 + timedelta(hours=2),
+    )
     small = page_queries(client)
     text = ruleset_of(60)
     for n in range(40):
         text = text.replace(f"Text {n}.", f"Text {n} changed.")
-        proposal = Post.objects.create(slug=f"change-{n}", kind=Kind.PROPOSAL, title=f"Proposal: Change {n}",
-                                       author=people["player"], posted_at=t0, status=Status.ENACTED)
-        revision_add(page=page, author=people["admin"], text=text, summary=f"Change {n}", post=proposal,
-                     now=t0 + timedelta(hours=3, minutes=n))
+        proposal = Post.objects.create(
+            slug=f"change-{n}",
+            kind=Kind.PROPOSAL,
+            title=f"Proposal: Change {n}",
+            author=people["player"],
+            posted_at=t0,
+            status=Status.ENACTED,
+        )
+        revision_add(
+            page=page,
+            author=people["admin"],
+            text=text,
+            summary=f"Change {n}",
+            post=proposal,
+            now=t0 + timedelta(hours=3, minutes=n),
+        )
     assert page_queries(client) == small
     assert RuleChange.objects.filter(page=page).count() > 100
 
@@ -163,31 +205,39 @@ def test_the_blame_groups_the_rule_changes_once_per_revision(client, people, t0,
     def read() -> tuple[str, int]:
         with CaptureQueriesContext(connection) as queries:
             html = client.get("/wiki/ruleset/").content.decode()
-        return html, sum("GROUP BY" in query["sql"] and "ruleset_rulechange" in query["sql"]
-                         for query in queries.captured_queries)
+        return html, sum(
+            "GROUP BY" in query["sql"] and "ruleset_rulechange" in query["sql"] for query in queries.captured_queries
+        )
 
     assert read()[1] == 1
     html, grouped = read()
     assert grouped == 0 and blame_of(html, "rule-players").startswith("Last changed in r1")
-    revision_add(page=page, author=people["admin"], text=RULESET_TEXT.replace("may leave", "may quit"),
-                 summary="Quitting", now=t0 + timedelta(days=1))
+    revision_add(
+        page=page,
+        author=people["admin"],
+        text=RULESET_TEXT.replace("may leave", "may quit"),
+        summary="Quitting",
+        now=t0 + timedelta(days=1),
+    )
     html, grouped = read()
     assert grouped == 1 and blame_of(html, "rule-players").startswith("Last changed in r2")
 
 
-def test_recording_past_revisions_rule_changes_forgets_the_kept_blame(client, people, t0, settings,
-                                                                     django_capture_on_commit_callbacks):
+def test_recording_past_revisions_rule_changes_forgets_the_kept_blame(
+    client, people, t0, settings, django_capture_on_commit_callbacks
+):
     """Revisions loaded without their rule changes are blamed once ``index_rule_changes`` records them, though
     the newest revision is the same."""
     from ruleset.models import Revision
-    from ruleset.services import rule_changes_index
+    from ruleset.rule_index import rule_changes_index
 
     settings.PAGE_CACHE = False  # the view's own reading, not a page cache hit
     page = Page.objects.create(title="Ruleset", slug="ruleset", kind=Page.RULESET, created_at=t0)
     texts = [RULESET_TEXT, RULESET_TEXT.replace("smallest ship", "smallest boat")]
     Revision.objects.bulk_create(
-        Revision(page=page, number=n + 1, author=people["admin"], at=t0 + timedelta(days=n), text=text,
-                 size=len(text)) for n, text in enumerate(texts))
+        Revision(page=page, number=n + 1, author=people["admin"], at=t0 + timedelta(days=n), text=text, size=len(text))
+        for n, text in enumerate(texts)
+    )
     page.current = page.revisions.get(number=2)
     page.save(update_fields=["current"])
     assert "rule-blame" not in client.get("/wiki/ruleset/").content.decode()

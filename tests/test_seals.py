@@ -9,9 +9,9 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from blognomic.commitments.digest import reveal_matches, seal_digest
-from blognomic.commitments.models import Seal
-from blognomic.commitments.services import NO_MATCH, SealError, seal_create, seal_reveal
+from blognomic.community.commitments.digest import reveal_matches, seal_digest
+from blognomic.community.commitments.models import Seal
+from blognomic.community.commitments.services import NO_MATCH, SealError, seal_create, seal_reveal
 from tests.factories import PASSWORD, make_spectator, make_table
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from blognomic.search.selectors import _matching
-from blognomic.search.text import EMPTY_QUERY, QueryError, parse_query, snippet
+from blognomic.community.search.selectors import _matching
+from blognomic.community.search.text import EMPTY_QUERY, QueryError, parse_query, plain_text, snippet
 from ruleset.services import page_create
 from tests.factories import PASSWORD, make_proposal, vote
 from tests.gndt.builders import make_gndt, update
@@ -29,19 +29,31 @@ def test_parse_query_refuses_what_cannot_be_searched(raw):
 
 
 def test_snippets_mark_matches_and_escape_everything_else():
-    html = snippet("<b>Lighthouse</b> keepers tend the LIGHTHOUSE lamp", ["lighthouse"])
-    assert html.count("<mark>") == 2 and "&lt;b&gt;" in html and "<b>" not in html
+    html = snippet("<b>Lighthouse</b> keepers tend the LIGHTHOUSE lamp if 3 < 4 & <script", ["lighthouse"])
+    assert html.count("<mark>") == 2 and "<b>" not in html and "&lt;b&gt;" not in html
+    assert "3 &lt; 4 &amp; &lt;script" in html
 
 
 @pytest.fixture
 def game(t0):
     game = make_gndt(t0)
     admin, p3 = game.players[1], game.players[2]
-    proposal = make_proposal(p3, at=t0, title="Proposal: Storm Warnings",
-                             body="Add a rule: when the barometer falls, every keeper raises a storm flag.")
+    proposal = make_proposal(
+        p3,
+        at=t0,
+        title="Proposal: Storm Warnings",
+        body="Add a rule: when the barometer falls, every keeper raises a storm flag.",
+    )
     vote(proposal, game.players[3], "for", at=t0 + timedelta(hours=1), text="Storm flags are overdue.")
-    page_create(title="Map", kind="gamestate", author=admin, text="The north cape has a storm beacon.",
-                summary="Start the map", now=t0, check_permission=False)
+    page_create(
+        title="Map",
+        kind="gamestate",
+        author=admin,
+        text="The north cape has a storm beacon.",
+        summary="Start the map",
+        now=t0,
+        check_permission=False,
+    )
     update(game, p3, {("P03", "Money"): "310"}, now=t0 + timedelta(hours=2), comment="Paid for a storm lantern")
     update(game, admin, {("P03", "Role"): "Werewolf"}, now=t0 + timedelta(hours=3), comment="Secret storm role")
     return game
@@ -87,11 +99,19 @@ def test_an_anonymous_post_never_answers_a_search_by_its_author(client, game, t0
     assert "P03" not in page.split("results-posts")[1].split("</section>")[0]
 
 
-@pytest.mark.parametrize("params", [
-    {"q": ""}, {"q": "x" * 10_000}, {"q": "storm", "kind": "users"}, {"q": "storm", "since": "yesterday"},
-    {"q": "storm", "dynasty": "²"}, {"q": "storm", "dynasty": "9" * 20}, {"q": "storm", "page": "0"},
-    {"q": "storm\x00"},
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"q": ""},
+        {"q": "x" * 10_000},
+        {"q": "storm", "kind": "users"},
+        {"q": "storm", "since": "yesterday"},
+        {"q": "storm", "dynasty": "²"},
+        {"q": "storm", "dynasty": "9" * 20},
+        {"q": "storm", "page": "0"},
+        {"q": "storm\x00"},
+    ],
+)
 def test_bad_searches_get_a_clear_400(client, game, params):
     response = client.get(reverse("search"), params)
     assert response.status_code == 400
@@ -106,17 +126,27 @@ def test_the_empty_search_page_just_shows_the_form(client):
 
 def test_each_kind_costs_one_query_however_much_matches(client, game, t0, django_assert_max_num_queries):
     for n in range(30):
-        Post.objects.create(slug=f"storm-{n}", kind="story", title=f"Story: Storm {n}", author=game.players[n % 5],
-                            posted_at=t0 - timedelta(days=10 + n), body="A storm story.")
+        Post.objects.create(
+            slug=f"storm-{n}",
+            kind="story",
+            title=f"Story: Storm {n}",
+            author=game.players[n % 5],
+            posted_at=t0 - timedelta(days=10 + n),
+            body="A storm story.",
+        )
     # On PostgreSQL the results are read inside a savepoint that sets the planner (matches_through_the_index).
     with django_assert_max_num_queries(12 + (4 if connection.vendor == "postgresql" else 0)):
         assert client.get(reverse("search"), {"q": "storm"}).status_code == 200
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the full-text indexes exist on PostgreSQL only")
-@pytest.mark.parametrize(("model", "fields", "index"), [
-    (Post, ["title", "body"], "post_search_vector"), (Comment, ["text"], "comment_search_vector"),
-])
+@pytest.mark.parametrize(
+    ("model", "fields", "index"),
+    [
+        (Post, ["title", "body"], "post_search_vector"),
+        (Comment, ["text"], "comment_search_vector"),
+    ],
+)
 def test_the_full_text_match_is_the_expression_its_index_was_built_on(game, model, fields, index):
     """If the search's expression and the migration's drift apart, every search reads the whole table again."""
     sql, params = _matching(model.objects.only("pk"), fields, ["storm", "flag"]).query.sql_with_params()
@@ -131,8 +161,14 @@ def test_the_full_text_match_is_the_expression_its_index_was_built_on(game, mode
 def test_matches_come_newest_first_page_after_page(client, game, t0):
     """Ordered by date whichever way the database finds the matches (see matches_through_the_index)."""
     for n in range(25):
-        Post.objects.create(slug=f"gale-{n}", kind="story", title=f"Story: Gale {n:02}", author=game.players[n % 5],
-                            posted_at=t0 - timedelta(days=n), body="A gale story.")
+        Post.objects.create(
+            slug=f"gale-{n}",
+            kind="story",
+            title=f"Story: Gale {n:02}",
+            author=game.players[n % 5],
+            posted_at=t0 - timedelta(days=n),
+            body="A gale story.",
+        )
     first = client.get(reverse("search"), {"q": "gale", "kind": "posts"}).content.decode()
     second = client.get(reverse("search"), {"q": "gale", "kind": "posts", "page": "2"}).content.decode()
     titles = [f"Gale {n:02}" for n in range(25)]
@@ -152,13 +188,48 @@ def test_the_hits_are_kept_until_the_content_changes(client, game, t0):
             html = client.get(reverse("search"), {"q": "gale", "kind": "posts"}).content.decode()
         return html, sum("blognomic_post" in q["sql"] and "gale" in str(q["sql"]).lower() for q in queries)
 
-    Post.objects.create(slug="gale-one", kind="story", title="Story: Gale One", author=game.players[0],
-                        posted_at=t0, body="A gale story.")
+    Post.objects.create(
+        slug="gale-one",
+        kind="story",
+        title="Story: Gale One",
+        author=game.players[0],
+        posted_at=t0,
+        body="A gale story.",
+    )
     html, searches = searched(t0 + timedelta(hours=1))
     assert "Gale One" in html
     html, again = searched(t0 + timedelta(hours=1, minutes=5))
     assert "Gale One" in html and again == 0 < searches
-    Post.objects.create(slug="gale-two", kind="story", title="Story: Gale Two", author=game.players[1],
-                        posted_at=t0 + timedelta(hours=1), body="Another gale.")
+    Post.objects.create(
+        slug="gale-two",
+        kind="story",
+        title="Story: Gale Two",
+        author=game.players[1],
+        posted_at=t0 + timedelta(hours=1),
+        body="Another gale.",
+    )
     html, _ = searched(t0 + timedelta(hours=1, minutes=6))
     assert "Gale One" in html and "Gale Two" in html
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        (
+            "=== Votable Matters ===\nA '''Votable Matter''' is a [[Proposal]] or a [[Call for Judgement|CfJ]].",
+            "Votable Matters. A Votable Matter is a Proposal or a CfJ.",
+        ),
+        ('{| class="wikitable sortable"\n|-\n! Keeper !! Oil\n|-\n| Wren || 24\n|}', "Keeper Oil Wren 24"),
+        ("{{TOCRight}}<!-- hidden note -->Each <s>Keeper</s> tends a <br/>lamp.", "Each Keeper tends a lamp."),
+        (
+            "## Votable Matters\n* **Bold** and _emphasised_ [words](/wiki/words/)\n> quoted",
+            "Votable Matters Bold and emphasised words quoted",
+        ),
+        ("Keep 2*3*4 and snake_case_names as typed.", "Keep 2*3*4 and snake_case_names as typed."),
+    ],
+)
+def test_a_snippet_shows_the_words_not_the_markup(source, shown):
+    """Search snippets showed raw markup ("=== Votable Matters ==="): they show what a reader of the page
+    sees, whether the source is the wiki's wikitext or a post's Markdown."""
+    assert plain_text(source) == shown
+    assert "===" not in snippet(source, ["votable"]) and "[[" not in snippet(source, ["proposal"])

@@ -17,11 +17,11 @@ import pytest
 import time_machine
 from django.core.management import CommandError, call_command
 
-from blognomic.commitments.models import Seal
-from blognomic.commitments.services import seal_reveal
-from blognomic.demo import build_demo
-from blognomic.seed_demos import families, hackers, hunters, saloon, zahndorf
-from blognomic.seed_demos.loading import (
+from blognomic.community.commitments.models import Seal
+from blognomic.community.commitments.services import seal_reveal
+from blognomic.moving.demo import build_demo
+from blognomic.moving.seed_demos import families, hackers, hunters, saloon, zahndorf
+from blognomic.moving.seed_demos.loading import (
     OTHER_GAME,
     SEED_DEMOS,
     SEED_MISSING,
@@ -33,9 +33,11 @@ from blognomic.seed_demos.loading import (
 from dynasties.models import Dynasty, Game, User
 from dynasties.phases import DAYTIME, NIGHTTIME, phase_at
 from gndt.game_variables import game_variables_shown
-from gndt.models import Action, Cell, Column, Row, Update, sees_value
+from gndt.models import Action, Cell, Column, PrivateDeck, Row, Update, sees_value
+from gndt.selectors import private_deck_view
 from gndt.services.common import GndtError
 from gndt.services.effects import gndt_effects_apply_due
+from gndt.services.private_decks import private_deck_deal, private_deck_draw, private_deck_reveal
 from gndt.services.updates import gndt_update
 from ruleset.models import Page
 from ruleset.structure import parse_ruleset
@@ -64,8 +66,15 @@ def value(demo, row: str, column: str) -> str:
 
 
 def counts() -> tuple[int, ...]:
-    return (User.objects.count(), Dynasty.objects.count(), Post.objects.count(), Page.objects.count(),
-            Update.objects.count(), Cell.objects.count(), Seal.objects.count())
+    return (
+        User.objects.count(),
+        Dynasty.objects.count(),
+        Post.objects.count(),
+        Page.objects.count(),
+        Update.objects.count(),
+        Cell.objects.count(),
+        Seal.objects.count(),
+    )
 
 
 @pytest.mark.parametrize("demo", SEED_DEMOS.values(), ids=lambda demo: demo.file_name[:3])
@@ -77,7 +86,11 @@ def test_each_seed_loads_in_its_era_with_its_own_terms_and_ruleset(demo):
     assert Game.load().profile == demo.profile
     dynasty = Dynasty.objects.get()
     assert (dynasty.number, dynasty.player_term, dynasty.players_term, dynasty.emperor_term) == (
-        demo.dynasty_number, demo.player_term, demo.players_term, demo.emperor_term)
+        demo.dynasty_number,
+        demo.player_term,
+        demo.players_term,
+        demo.emperor_term,
+    )
     assert dynasty.emperor.username == demo.emperor
     assert set(User.objects.filter(is_admin=True).values_list("username", flat=True)) == set(demo.admins)
     ruleset = parse_ruleset(Page.objects.get(slug="ruleset").current.text)
@@ -86,7 +99,8 @@ def test_each_seed_loads_in_its_era_with_its_own_terms_and_ruleset(demo):
     assert [name for name, _ in rows] == [*demo.players, *demo.other_rows] or demo is hackers.DEMO
     assert all(user == name for name, user in rows if name in demo.players)
     assert list(Column.objects.filter(dynasty=dynasty).values_list("name", flat=True)) == [
-        plan.name for plan in demo.columns]
+        plan.name for plan in demo.columns
+    ]
     assert Post.objects.filter(dynasty=dynasty).count() >= 3
 
 
@@ -130,8 +144,9 @@ def test_unknown_names_and_missing_files_are_refused(tmp_path):
             seed_choose(odd, directory=SEEDS)
     with pytest.raises(SeedDemoError) as missing:
         seed_demo_load(seed_choose(families.DEMO.file_name, directory=tmp_path), now=NOW)
-    assert str(missing.value).startswith(SEED_MISSING.format(path=tmp_path / families.DEMO.file_name,
-                                                             reason="No such file or directory"))
+    assert str(missing.value).startswith(
+        SEED_MISSING.format(path=tmp_path / families.DEMO.file_name, reason="No such file or directory")
+    )
     assert counts() == (0, 0, 0, 0, 0, 0, 0)
     copy = tmp_path / families.DEMO.file_name
     shutil.copy(SEEDS / families.DEMO.file_name, copy)
@@ -149,8 +164,14 @@ def test_2005_thalers_stay_between_0_and_200():
     assert (thalers.minimum, thalers.maximum, thalers.clamp) == (0, 200, True)
     assert Row.objects.get(dynasty=dynasty, name="Outcasts").user is None
     emperor = User.objects.get(username=families.EMPEROR)
-    gndt_update(dynasty=dynasty, by=emperor, changes={("Benedikta", "Thalers"): "250"},
-                seen={("Benedikta", "Thalers"): "200"}, comment="A gift from the Duke", now=NOW)
+    gndt_update(
+        dynasty=dynasty,
+        by=emperor,
+        changes={("Benedikta", "Thalers"): "250"},
+        seen={("Benedikta", "Thalers"): "200"},
+        comment="A gift from the Duke",
+        now=NOW,
+    )
     assert value(families.DEMO, "Benedikta", "Thalers") == "200"
 
 
@@ -203,7 +224,8 @@ def test_2008_town_meetings_count_the_living_and_free_with_their_own_quorum():
     report = json.loads(out.getvalue())
     assert report["quorum"] == 4 and len(report["eligible_voters"]) == 7
     assert [variable.value for variable in game_variables_shown(Dynasty.objects.get(), viewer=None, now=NOW)] == [
-        "Daytime"]
+        "Daytime"
+    ]
 
 
 def test_2008_town_meetings_are_called_by_day_even_when_the_demo_is_loaded_at_night():
@@ -224,7 +246,8 @@ def test_2008_a_villager_sees_their_own_role_and_nobody_elses():
     dynasty = Dynasty.objects.get()
     fenwick = User.objects.get(username="Fenwick")
     assert set(Column.objects.visible_to(fenwick, dynasty).filter(hidden=True).values_list("name", flat=True)) == {
-        "Role"}
+        "Role"
+    }
     role = Column.objects.get(name="Role")
     rows = {row.name: row for row in Row.objects.filter(dynasty=dynasty)}
     assert sees_value(fenwick, dynasty, role, rows["Fenwick"].user_id)
@@ -237,28 +260,39 @@ def test_2008_brewing_is_refused_at_night():
     load(zahndorf.DEMO)
     night = datetime(2026, 11, 19, 12, 0, tzinfo=UTC)
     with pytest.raises(GndtError, match="Daytime"):
-        gndt_update(dynasty=Dynasty.objects.get(), by=User.objects.get(username="Ilse"), changes={}, seen={},
-                    comment="Another vial", action="Brew an Elixir", now=night)
+        gndt_update(
+            dynasty=Dynasty.objects.get(),
+            by=User.objects.get(username="Ilse"),
+            changes={},
+            seen={},
+            comment="Another vial",
+            action="Brew an Elixir",
+            now=night,
+        )
 
 
-def test_2008_hole_cards_never_repeat_within_the_hand():
-    """Ruleset 52's hole-card draw, as one draw without replacement: the cards dealt for hand 3 never
-    repeat, and the sealed hole cards reveal as exactly what was sealed."""
+def test_2008_hole_cards_come_from_private_decks_drawn_by_position():
+    """Ruleset 52: the deck's order is "noted privately by the Player" and its checksum "stated in a public
+    comment". In hand 3 Jeb Malone and Ruby Tate each hold a deck with two positions drawn, the log naming
+    positions and no card; Doc Pruitt picks up his own, draws, and at the showdown his reveal checks out."""
     load(saloon.DEMO)
     dynasty = Dynasty.objects.get()
+    decks = {deck.owner.username: deck for deck in PrivateDeck.objects.for_listing()}
+    assert sorted(decks) == ["Jeb Malone", "Ruby Tate"] and {deck.hand for deck in decks.values()} == {"3"}
+    draws = Update.objects.filter(comment="HAND#3 Hole Card Draw")
+    assert draws.count() == 2
+    for update in draws:
+        assert not any(card in str(update.rolls) for card in saloon.CARDS)
+        assert len(set(update.private_draw.positions)) == 2
     doc = User.objects.get(username="Doc Pruitt")
-    gndt_update(dynasty=dynasty, by=doc, changes={}, seen={}, comment="HAND#3 hole cards 2DECK52",
-                now=NOW + timedelta(minutes=1))
-    dealt = [card for update in Update.objects.filter(comment__startswith="HAND#3")
-             for roll in update.rolls for card in roll["results"]]
-    assert len(dealt) == 6 and len(set(dealt)) == 6
-    seal = Seal.objects.get(owner__username="Jeb Malone")
-    draw = Update.objects.get(by__username="Jeb Malone", comment__startswith="HAND#3")
-    text = f"Hand #3, Jeb Malone holds {saloon.card_names(draw)}."
-    assert seal_reveal(seal=seal, by=seal.owner, text=text, now=NOW).revealed_text == text
+    deck = private_deck_deal(dynasty=dynasty, owner=doc, hand="3", now=NOW)
+    private_deck_draw(deck=deck, by=doc, count=2, now=NOW + timedelta(minutes=1))
+    revealed = private_deck_view(private_deck_reveal(deck=deck, by=doc, now=NOW + timedelta(minutes=2)), None)
+    assert revealed.verified and len(revealed.hole_cards) == 2
     assert value(saloon.DEMO, "The Pot", "Money") == "60"
     assert [(shown.label, shown.value) for shown in game_variables_shown(dynasty, viewer=None, now=NOW)] == [
-        ("The Pot", "60")]
+        ("The Pot", "60")
+    ]
 
 
 def test_2015_codenames_are_rows_and_their_owner_is_sealed():
@@ -283,8 +317,22 @@ def test_2016_raids_at_most_three_a_week_and_pieces_may_go_negative():
     lark = User.objects.get(username="Lark")
     monday = datetime(2026, 11, 23, 1, 0, tzinfo=UTC)
     for day in range(3):
-        gndt_update(dynasty=dynasty, by=lark, changes={}, seen={}, comment="Raiding CD: DICE10", action="Raid",
-                    now=monday + timedelta(days=day, hours=day))
+        gndt_update(
+            dynasty=dynasty,
+            by=lark,
+            changes={},
+            seen={},
+            comment="Raiding CD: DICE10",
+            action="Raid",
+            now=monday + timedelta(days=day, hours=day),
+        )
     with pytest.raises(GndtError, match="3"):
-        gndt_update(dynasty=dynasty, by=lark, changes={}, seen={}, comment="Raiding CD: DICE10", action="Raid",
-                    now=monday + timedelta(days=3, hours=5))
+        gndt_update(
+            dynasty=dynasty,
+            by=lark,
+            changes={},
+            seen={},
+            comment="Raiding CD: DICE10",
+            action="Raid",
+            now=monday + timedelta(days=3, hours=5),
+        )

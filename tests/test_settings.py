@@ -10,18 +10,31 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVICE_VARIABLES = {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+SERVICE_VARIABLES = {
+    "DATABASE_URL",
+    "REDIS_URL",
+    "DEBUG",
+    "SECRET_KEY",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "EMAIL_URL",
+    "SITE_URL",
+}
 PRODUCTION = {
     "DEBUG": "0",
     "SECRET_KEY": "a-long-random-production-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
     "ALLOWED_HOSTS": "blognomic.example.org",
+    "SITE_URL": "https://blognomic.example.org",
 }
 
 
 def run_manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if k not in SERVICE_VARIABLES}
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True,
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
         timeout=60,
     )
 
@@ -35,6 +48,11 @@ def run_manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
         ("REDIS_URL", "http://127.0.0.1:6379/0"),
         ("REDIS_URL", "redis://127.0.0.1:notaport/0"),
         ("REDIS_URL", "redis://127.0.0.1:6379/zero"),
+        ("EMAIL_URL", "smpt://mail.example.org:587"),
+        ("EMAIL_URL", "smtp://mail.example.org:notaport/"),
+        ("EMAIL_URL", "smtp://mail.example.org/?timeout=soon"),
+        ("SITE_URL", "nomic.example.org"),
+        ("SITE_URL", "ftp://nomic.example.org"),
     ],
 )
 def test_malformed_service_url_stops_start_up_naming_the_variable(variable, value):
@@ -68,11 +86,16 @@ def test_embedded_default_uses_sqlite_eager_tasks_and_local_memory_cache():
         " s.SESSION_ENGINE)"
     )
     clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True, check=True
+    ).stdout
     # Sessions stay in the database: a local-memory copy in each worker would keep a logged-out session alive.
-    assert out.split() == ["django.db.backends.sqlite3", "True", "django.core.cache.backends.locmem.LocMemCache",
-                           "django.contrib.sessions.backends.db"]
+    assert out.split() == [
+        "django.db.backends.sqlite3",
+        "True",
+        "django.core.cache.backends.locmem.LocMemCache",
+        "django.contrib.sessions.backends.db",
+    ]
 
 
 def test_redis_url_switches_broker_cache_and_sessions():
@@ -84,7 +107,12 @@ def test_redis_url_switches_broker_cache_and_sessions():
         "print(s.CELERY_BROKER_URL, s.CELERY_TASK_ALWAYS_EAGER, s.CACHES['default']['BACKEND'], s.SESSION_ENGINE)"
     )
     env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:6379/3"}
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
-                         check=True).stdout
-    assert out.split() == ["redis://127.0.0.1:6379/3", "False", "django.core.cache.backends.redis.RedisCache",
-                           "django.contrib.sessions.backends.cached_db"]
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    ).stdout
+    assert out.split() == [
+        "redis://127.0.0.1:6379/3",
+        "False",
+        "blognomic.web.sturdy_cache.SturdyRedisCache",
+        "django.contrib.sessions.backends.cached_db",
+    ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import struct
 from datetime import timedelta
 from pathlib import Path
@@ -14,11 +15,11 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from blognomic.history.loading import DEFAULT_DIRECTORY
-from blognomic.stats import selectors
-from blognomic.stats import views as stats_views
-from blognomic.stats.plots import CHARTS
-from blognomic.stats.views import IMMUTABLE, NO_SUCH_CHART
+from blognomic.community.stats import selectors
+from blognomic.community.stats import views as stats_views
+from blognomic.community.stats.plots import CHARTS
+from blognomic.community.stats.views import IMMUTABLE, NO_SUCH_CHART
+from blognomic.moving.history.loading import DEFAULT_DIRECTORY
 from dynasties.models import Game
 from tests.factories import make_proposal, make_table, vote
 from votes.models import Post
@@ -37,8 +38,9 @@ COLD_QUERIES = 8
 @pytest.fixture(autouse=True)
 def own_cache(settings):
     """A cache of this test's own: versions repeat across tests when a database reuses ids after rollback."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "stats-tests"}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "stats-tests"}
+    }
     from django.core.cache import cache
 
     cache.clear()
@@ -61,8 +63,13 @@ def game(t0):
     matter_resolve(post=b, admin=p["P02"], action="fail", now=t0 + timedelta(hours=14))
     august = t0 + timedelta(days=8)
     c = make_proposal(p["P03"], at=august, title="Proposal: Beacons")
-    dov = post_create(author=p["P05"], kind="dov", title="Declaration of Victory: Every Lamp Lit", body="See the GNDT.",
-                      now=august + timedelta(hours=1))
+    dov = post_create(
+        author=p["P05"],
+        kind="dov",
+        title="Declaration of Victory: Every Lamp Lit",
+        body="See the GNDT.",
+        now=august + timedelta(hours=1),
+    )
     for name in ("P01", "P02", "P04", "P06"):
         vote(dov, p[name], "for", at=august + timedelta(hours=2))
     matter_resolve(post=dov, admin=p["P02"], action="enact", now=august + timedelta(hours=14))
@@ -105,7 +112,13 @@ def test_each_players_proposals_pass_rate_and_votes(game):
     assert records["P04"].pass_rate == 0.0
     assert records["P07"].proposals == 0 and records["P07"].pass_rate is None
     assert {name: r.votes for name, r in records.items()} == {
-        "P01": 1, "P02": 1, "P03": 1, "P04": 2, "P05": 2, "P06": 3, "P07": 2,
+        "P01": 1,
+        "P02": 1,
+        "P03": 1,
+        "P04": 2,
+        "P05": 2,
+        "P06": 3,
+        "P07": 2,
     }
     assert [r.name for r in selectors.player_records()][:2] == ["P03", "P04"]
 
@@ -170,8 +183,10 @@ def test_the_page_shows_each_tables_head_and_links_the_whole_table(client, game,
         assert ">P03</a>" in html and ">P04</a>" in html and ">P07</a>" not in html
         assert f'<a href="{reverse("stats_table", args=["players"])}">All 7 players</a>' in html
         assert "All 1 winners" not in html, "a table that fits has no link"
-        pages = {n: client.get(reverse("stats_table", args=["players"]), {"page": n}).content.decode()
-                 for n in ("1", "2", "3")}
+        pages = {
+            n: client.get(reverse("stats_table", args=["players"]), {"page": n}).content.decode()
+            for n in ("1", "2", "3")
+        }
         assert [pages[n].count('<tr><td><a href="/players/') for n in ("1", "2", "3")] == [3, 3, 1]
         assert "7 rows, 7–7 shown." in pages["3"] and 'rel="prev"' in pages["3"] and 'rel="next"' not in pages["3"]
         dynasties = client.get(reverse("stats_table", args=["dynasties"])).content.decode()
@@ -257,8 +272,10 @@ def view_queries(client) -> dict[str, int]:
 
     chart = reverse("stats_chart", args=["top-players"])
     cache.clear()
-    figures = {"page cold": count(client, reverse("stats"), capture),
-               "page warm": count(client, reverse("stats"), capture)}
+    figures = {
+        "page cold": count(client, reverse("stats"), capture),
+        "page warm": count(client, reverse("stats"), capture),
+    }
     cache.clear()
     figures["chart cold"] = count(client, chart, capture)
     figures["chart warm"] = count(client, chart, capture)
@@ -301,3 +318,106 @@ def test_beat_works_the_statistics_out_before_a_reader_asks(game, django_assert_
             assert selectors.cached_statistics(now).version == version
         with django_assert_num_queries(1):
             assert warm_statistics() == version, "nothing new: nothing worked out again"
+
+
+class WorkerElsewhere:
+    """Counts queued to a worker, which runs them only when the test says (``run``)."""
+
+    def __init__(self) -> None:
+        self.queued = 0
+
+    def delay(self) -> None:
+        self.queued += 1
+
+    def run(self, moment) -> str:
+        with time_machine.travel(moment, tick=False):
+            return selectors.count_afresh()
+
+
+@pytest.fixture
+def worker(monkeypatch):
+    elsewhere = WorkerElsewhere()
+    monkeypatch.setattr(stats_views, "count_statistics", elsewhere)
+    return elsewhere
+
+
+@pytest.fixture
+def aggregations(monkeypatch):
+    """How many times the aggregates were worked out."""
+    counted = []
+    real = selectors.statistics
+
+    def counting(now, **kwargs):
+        counted.append(now)
+        return real(now, **kwargs)
+
+    monkeypatch.setattr(selectors, "statistics", counting)
+    return counted
+
+
+def reopen(game, moment) -> None:
+    """A change the statistics show: the enacted Proposal reopened (the dynasty is over, so nothing can be posted)."""
+    matter_reopen(post=game["a"], admin=game["players"]["P02"], reason="Miscounted.", now=moment)
+
+
+def read(client, moment, name: str = "stats", *args: str) -> str:
+    with time_machine.travel(moment, tick=False):
+        return client.get(reverse(name, args=args)).content.decode()
+
+
+def test_after_a_change_readers_see_the_last_figures_saying_when_while_one_count_is_queued(
+    client, game, worker, aggregations
+):
+    """Finding: "/stats/ after any comment costs its first reader" the whole aggregation (seconds at ten times
+    the history). With a worker, readers after a change get the last figures at once, told when they were
+    worked out, and the busy evening's readers queue one count between them."""
+    later = game["later"]
+    first = read(client, later)
+    assert "1 enacted" in first and "Redrawn with every new post" in first
+    assert (len(aggregations), worker.queued) == (1, 0), "no figures yet: worked out for the first reader"
+    reopen(game, later + timedelta(minutes=1))
+    pages = [read(client, later + timedelta(minutes=2), *where) for where in [(), (), ("stats_table", "players")]]
+    assert all("Figures as of" in page for page in pages) and "1 enacted" in pages[0]
+    assert f'datetime="{later:%Y-%m-%dT%H:%M:%S}' in pages[0]
+    assert (len(aggregations), worker.queued) == (1, 1), "nothing worked out in a request; one count queued"
+    [old_version] = set(re.findall(r"\?v=([\w-]+)", pages[0]))
+    with time_machine.travel(later + timedelta(minutes=2), tick=False):
+        chart = client.get(reverse("stats_chart", args=["top-players"]), {"v": old_version})
+    assert chart["Cache-Control"] == IMMUTABLE and len(aggregations) == 1, "the images drawn from what the page shows"
+    worker.run(later + timedelta(minutes=2, seconds=30))
+    fresh = read(client, later + timedelta(minutes=3))
+    assert "0 enacted" in fresh and "Redrawn with every new post" in fresh and len(aggregations) == 2
+
+
+def test_a_page_showing_figures_behind_is_rendered_again_soon_after_the_count(client, game, worker):
+    """The count writes nothing to the database, so no content version moves: the stored page that shows
+    figures behind says it is good for ``RECHECK`` only."""
+    later = game["later"]
+    read(client, later)
+    reopen(game, later + timedelta(minutes=1))
+    assert "Figures as of" in read(client, later + timedelta(minutes=2))
+    worker.run(later + timedelta(minutes=2, seconds=1))
+    assert "Figures as of" in read(client, later + timedelta(minutes=2, seconds=5)), "served as stored"
+    after = read(client, later + timedelta(minutes=2) + selectors.RECHECK + timedelta(seconds=1))
+    assert "0 enacted" in after and "Figures as of" not in after
+
+
+def test_figures_further_behind_than_the_stalest_are_worked_out_in_the_request(client, game, worker, aggregations):
+    """A worker that never comes (stopped, say) leaves readers at most ``STALEST`` behind."""
+    later = game["later"]
+    read(client, later)
+    reopen(game, later + timedelta(minutes=1))
+    assert "Figures as of" in read(client, later + timedelta(minutes=2))
+    page = read(client, later + selectors.STALEST + timedelta(minutes=1))
+    assert "0 enacted" in page and len(aggregations) == 2
+
+
+def test_without_a_worker_the_count_runs_at_once_and_the_page_is_never_behind(client, game, aggregations):
+    later = game["later"]
+    read(client, later)
+    reopen(game, later + timedelta(minutes=1))
+    page = read(client, later + timedelta(minutes=2))
+    assert "0 enacted" in page and "Figures as of" not in page and len(aggregations) == 2
+    assert "0 enacted" in read(client, later + timedelta(minutes=3)), "and the next count may be queued"
+    matter_reopen(post=game["b"], admin=game["players"]["P02"], reason="Miscounted.", now=later + timedelta(minutes=4))
+    assert "Figures as of" not in read(client, later + timedelta(minutes=5)) and len(aggregations) == 3

@@ -16,19 +16,34 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from blognomic.archive import import_archive
+from blognomic.moving.archive import import_archive
 from tests.factories import make_idle, make_player, make_proposal, make_table, vote
 from tests.test_archive import game_archive
+from votes.judging import tally_report
 from votes.models import Post
 from votes.posting import post_create
-from votes.selectors import pending_at, tally_report
+from votes.selectors import pending_at
 from votes.services import matter_reopen, matter_resolve
 
 pytestmark = pytest.mark.django_db
 
 TALLY_KEYS = {
-    "post", "kind", "at", "profile", "active_players", "quorum", "open_hours", "votes", "for", "against",
-    "self_killed", "vetoed", "can_enact", "can_fail", "is_oldest_pending", "reasons",
+    "post",
+    "kind",
+    "at",
+    "profile",
+    "active_players",
+    "quorum",
+    "open_hours",
+    "votes",
+    "for",
+    "against",
+    "self_killed",
+    "vetoed",
+    "can_enact",
+    "can_fail",
+    "is_oldest_pending",
+    "reasons",
 }
 
 
@@ -84,12 +99,30 @@ def test_json_prints_one_object_with_the_interface_keys_and_values(game):
 
     assert set(report) == TALLY_KEYS
     assert report == {
-        "post": "quorum-failures", "kind": "proposal", "at": "2016-07-26T20:30:00Z", "profile": "2016",
-        "active_players": 9, "quorum": 5, "open_hours": 32.5,
-        "votes": {"P02": "against", "P03": "for", "P04": "for", "P05": "for", "P06": "for", "P07": "for",
-                  "P08": "against", "P09": "against"},
-        "for": 5, "against": 3, "self_killed": False, "vetoed": False,
-        "can_enact": True, "can_fail": False, "is_oldest_pending": False,
+        "post": "quorum-failures",
+        "kind": "proposal",
+        "at": "2016-07-26T20:30:00Z",
+        "profile": "2016",
+        "active_players": 9,
+        "quorum": 5,
+        "open_hours": 32.5,
+        "votes": {
+            "P02": "against",
+            "P03": "for",
+            "P04": "for",
+            "P05": "for",
+            "P06": "for",
+            "P07": "for",
+            "P08": "against",
+            "P09": "against",
+        },
+        "for": 5,
+        "against": 3,
+        "self_killed": False,
+        "vetoed": False,
+        "can_enact": True,
+        "can_fail": False,
+        "is_oldest_pending": False,
         "reasons": report["reasons"],
     }
     assert any("Quorum 5" in reason for reason in report["reasons"])
@@ -154,8 +187,13 @@ def test_a_reopened_proposal_is_pending_again_from_its_reopening(game):
 
 def test_a_call_for_judgement_is_never_held_back_by_the_queue(game):
     """Only proposals queue: a CfJ reports is_oldest_pending true even with older proposals pending."""
-    cfj = post_create(author=game["players"]["P05"], kind="cfj", title="Call for Judgement: Votes",
-                      body="Recount.", now=game["hours"](5))
+    cfj = post_create(
+        author=game["players"]["P05"],
+        kind="cfj",
+        title="Call for Judgement: Votes",
+        body="Recount.",
+        now=game["hours"](5),
+    )
     report = tally_json(cfj.slug, game["hours"](6))
     assert (report["kind"], report["is_oldest_pending"]) == ("cfj", True)
     assert report["votes"] == {"P05": "for"}
@@ -193,8 +231,9 @@ def test_an_unknown_post_id_is_an_error(game):
 
 def test_a_post_that_is_not_votable_is_an_error(game):
     """A story post has no tally."""
-    story = post_create(author=game["players"]["P03"], kind="story", title="Story: Ahoy", body="Ahoy.",
-                        now=game["hours"](1))
+    story = post_create(
+        author=game["players"]["P03"], kind="story", title="Story: Ahoy", body="Ahoy.", now=game["hours"](1)
+    )
     with pytest.raises(CommandError, match="is a Story Post, which is not a votable matter"):
         tally_json(story.slug, game["hours"](2))
 
@@ -242,17 +281,27 @@ def test_the_tally_costs_the_same_queries_however_many_matters_were_resolved(gam
         tally_report(target, now=at)
 
     start = game["hours"](-200)
-    import_archive({
-        "format": "blognomic-archive", "version": 1,
-        "posts": [
-            {"id": f"old_{n}", "kind": "proposal", "title": f"Proposal: Old {n}", "author": "P05",
-             "posted_at": stamp(start + timedelta(hours=n)), "status": "failed",
-             "resolution": {"by": "P02", "at": stamp(start + timedelta(hours=n + 1)), "outcome": "failed"},
-             "comments": [{"author": "P06", "at": stamp(start + timedelta(hours=n, minutes=5)),
-                           "icon": "against"}]}
-            for n in range(40)
-        ],
-    })
+    import_archive(
+        {
+            "format": "blognomic-archive",
+            "version": 1,
+            "posts": [
+                {
+                    "id": f"old_{n}",
+                    "kind": "proposal",
+                    "title": f"Proposal: Old {n}",
+                    "author": "P05",
+                    "posted_at": stamp(start + timedelta(hours=n)),
+                    "status": "failed",
+                    "resolution": {"by": "P02", "at": stamp(start + timedelta(hours=n + 1)), "outcome": "failed"},
+                    "comments": [
+                        {"author": "P06", "at": stamp(start + timedelta(hours=n, minutes=5)), "icon": "against"}
+                    ],
+                }
+                for n in range(40)
+            ],
+        }
+    )
     with CaptureQueriesContext(connection) as many:
         report = tally_report(target, now=at)
 

@@ -25,8 +25,9 @@ def test_an_empty_theme_is_the_default_look():
 
 def test_a_named_palette_a_header_line_and_vote_names_are_kept():
     """“the BlogNomic header, the colour scheme” and the names of the icons."""
-    theme = theme_from(palette="midnight", header_line="  The wolves are abroad  ",
-                       vote_labels={"for": "Aye", "against": "Nay"})
+    theme = theme_from(
+        palette="midnight", header_line="  The wolves are abroad  ", vote_labels={"for": "Aye", "against": "Nay"}
+    )
     assert theme.palette == "midnight" and theme.header_line == "The wolves are abroad"
     assert theme.label("for") == "Aye" and theme.label("against") == "Nay"
     assert theme.label("deferential") == "DEFERENTIAL"

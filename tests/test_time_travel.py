@@ -4,6 +4,7 @@ columns only for those who may see them); bad and future moments refused with a 
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -19,11 +20,11 @@ from votes.services import matter_resolve
 
 pytestmark = pytest.mark.django_db
 
-# For a visitor: the layout's game state now and sidebar, and for the moment its dynasty, roster (the
-# active players, then the idle ones it names), pending matters, their votes then, the game's profile, the
-# Ruleset page, its revision then, the rules' blame (two) and the GNDT then (columns, rows, cells, later
-# changes).
-AT_QUERIES = 23
+# For a visitor: the layout's game state now, and for the moment its dynasty, roster (the active players,
+# then the idle ones it names), pending matters, their votes then, the game's profile, the Ruleset page, its
+# revision then, the rules' blame (two), the GNDT then (columns, rows, cells, later changes), and for the
+# sidebar then the latest comments and the game variables then.
+AT_QUERIES = 24
 RULESET = "== Core Rules ==\n=== Lanterns ===\nEach Player carries a lantern.\n"
 
 
@@ -32,10 +33,22 @@ def game(t0):
     """Five players; a Ruleset changed after ``t0``; a proposal posted before ``t0`` with two votes by then and
     three after, enacted after; a proposal posted after ``t0``; GNDT values changed after ``t0``."""
     game = make_gndt(t0)
-    page = page_create(title="Ruleset", kind=Page.RULESET, slug="ruleset", author=None, text=RULESET,
-                       now=t0 - timedelta(days=5), check_permission=False)
-    revision_add(page=page, author=game.admin, text=RULESET.replace("a lantern", "two lanterns"),
-                 summary="More light", now=t0 + timedelta(hours=2))
+    page = page_create(
+        title="Ruleset",
+        kind=Page.RULESET,
+        slug="ruleset",
+        author=None,
+        text=RULESET,
+        now=t0 - timedelta(days=5),
+        check_permission=False,
+    )
+    revision_add(
+        page=page,
+        author=game.admin,
+        text=RULESET.replace("a lantern", "two lanterns"),
+        summary="More light",
+        now=t0 + timedelta(hours=2),
+    )
     early = make_proposal(game.players[2], at=t0 - timedelta(hours=3), title="Proposal: Brighter Lamps")
     for i, voter in enumerate(game.players[:5]):
         vote(early, voter, "for", at=t0 - timedelta(hours=2) + timedelta(hours=2 * i))
@@ -46,9 +59,9 @@ def game(t0):
 
 
 def at(client, moment) -> tuple[int, str]:
-    """The status and the main column (the sidebar shows the game now, as on every page)."""
+    """The status and the main column, without the sidebar."""
     response = client.get(f"/at/{moment:%Y-%m-%dT%H:%M:%SZ}/")
-    return response.status_code, response.content.decode().split('<aside class="sidebar">')[0]
+    return response.status_code, response.content.decode().split('<aside class="sidebar')[0]
 
 
 def test_the_game_as_it_stood_shows_roster_pending_tallies_ruleset_and_gndt(client, game, t0):
@@ -78,8 +91,9 @@ def test_secret_columns_stay_secret_in_the_past(client, game, t0):
     assert "Role" in html and "Werewolf" in html
 
 
-@pytest.mark.parametrize("typed", ["yesterday", "2016-13-40T00:00", "２０１６-07-25T12:00",
-                                   "99999999999999999999", "-1", "0000-01-01T00:00"])
+@pytest.mark.parametrize(
+    "typed", ["yesterday", "2016-13-40T00:00", "２０１６-07-25T12:00", "99999999999999999999", "-1", "0000-01-01T00:00"]
+)
 def test_a_moment_that_is_not_one_is_refused_with_a_message(client, game, typed):
     response = client.get(f"/at/{typed}/")
     assert response.status_code == 400
@@ -121,8 +135,13 @@ def test_the_page_reads_a_fixed_number_of_queries_however_long_the_history(clien
     few = page_queries(client, moment)
     page = Page.objects.get(slug="ruleset")
     for n in range(10):
-        revision_add(page=page, author=game.admin, text=RULESET + f"=== Rule {n} ===\nText.\n",
-                     summary=f"Edit {n}", now=t0 + timedelta(hours=13, minutes=n))
+        revision_add(
+            page=page,
+            author=game.admin,
+            text=RULESET + f"=== Rule {n} ===\nText.\n",
+            summary=f"Edit {n}",
+            now=t0 + timedelta(hours=13, minutes=n),
+        )
         update(game, game.admin, {("P04", "Money"): str(n)}, now=t0 + timedelta(hours=13, minutes=n))
     for n, author in enumerate(game.players[1:4]):
         post = make_proposal(author, at=t0 + timedelta(hours=13, minutes=10 + n), title=f"Proposal: More {n}")
@@ -136,3 +155,37 @@ def test_the_wiki_s_and_the_gndt_s_past_views_link_the_whole_game_then(client, g
     link = 'href="/at/2016-07-25T12:00:00Z/"'
     assert link in client.get("/wiki/ruleset/as-of/", {"at": "2016-07-25T12:00"}).content.decode()
     assert link in client.get("/gndt/", {"at": "2016-07-25T12:00Z"}).content.decode()
+
+
+def sidebar_of(client, moment) -> str:
+    html = client.get(f"/at/{moment:%Y-%m-%dT%H:%M:%SZ}/").content.decode()
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.split('<aside class="sidebar')[1]))
+
+
+def test_the_sidebar_beside_the_past_shows_the_game_then_not_today(client, game, t0):
+    """Beside the game at a moment, the sidebar says it shows that moment too: the roster and Quorum then,
+    the matter pending then (enacted since) and not the one posted later, its age then, the comments made by
+    then, and nothing waiting for the reader's vote, which cannot be cast in the past."""
+    client.force_login(game.players[4])
+    sidebar = sidebar_of(client, t0)
+    assert "As it stood at 25 Jul 2016 12:00:00 UTC , like the page beside it." in sidebar
+    assert "There were 5 active players. Quorum was 3." in sidebar
+    pending = sidebar.split("Pending then")[1].split("The latest comments then")[0]
+    assert "Proposal: Brighter Lamps 3h" in pending and "Later Idea" not in pending
+    comments = sidebar.split("The latest comments then")[1]
+    assert comments.count(" on Proposal: Brighter Lamps") == 2  # the votes at t0 - 2h and t0, not the three after
+    assert "Waiting for your vote" not in sidebar
+    today = re.sub(r"<[^>]+>", " ", client.get("/").content.decode().split('<aside class="sidebar')[1])
+    assert "Later Idea" in today and "Brighter Lamps" not in today.split("Recent comments")[0]
+
+
+def test_the_pending_ages_of_a_past_state_note_no_moment_to_come(game, t0):
+    """A page of the past changes with no time to come: its ages, of then, must not expire it in the cache."""
+    from blognomic.flows.time_travel.selectors import game_at, sidebar_state_at
+    from votes import horizon
+
+    state = sidebar_state_at(game_at(t0, viewer=game.admin))
+    with horizon.collecting() as moments:
+        ages = state.pending_ages
+    assert [(age.post.title, round(age.hours)) for age in ages] == [("Proposal: Brighter Lamps", 3)]
+    assert moments == []

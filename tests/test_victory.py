@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from blognomic.succession.services import SuccessionError, emperor_hand_over
+from blognomic.flows.succession.services import SuccessionError, emperor_hand_over
 from dynasties.models import Dynasty
 from tests.factories import make_table, vote
 from votes.models import Post
@@ -75,11 +75,22 @@ def test_new_emperor_may_hand_the_role_on_before_ascending(players, t0):
 
 def test_only_the_new_emperor_may_post_the_ascension_address(client, players, t0):
     """An Ascension Address by anyone but the new Emperor is refused and writes nothing."""
-    from blognomic.succession.services import ascension_address_post
+    from blognomic.flows.succession.services import AscensionAddress, ascension_address_post
 
     def ascend(author, at):
-        return ascension_address_post(author=author, title="", body="", theme="Pirates", player_term="Hunter",
-                                      emperor_term="Pirate", keep_rules=[], keep_columns=[], now=at)
+        return ascension_address_post(
+            author=author,
+            address=AscensionAddress(
+                title="",
+                body="",
+                theme="Pirates",
+                player_term="Hunter",
+                emperor_term="Pirate",
+                keep_rules=[],
+                keep_columns=[],
+            ),
+            now=at,
+        )
 
     with pytest.raises(SuccessionError, match="No new dynasty is waiting"):
         ascend(players[2], t0)
@@ -121,3 +132,59 @@ def test_2005_duke_may_rule_on_a_dov_with_no_clear_decision_after_24_hours(clien
     dov.refresh_from_db()
     assert dov.status == "enacted" and "ruled the win legal" in dov.admin_note
     assert Dynasty.objects.current().emperor == players[2]
+
+
+@pytest.mark.parametrize(
+    ("profile", "kept_at_first"),
+    [
+        # 2016: “any dynastic rules which were not listed to be kept are repealed”.
+        ("2016", False),
+        # 2008: “may optionally include a proclamation that any number of Dynastic Rules will be repealed”.
+        ("2008", True),
+    ],
+)
+def test_the_ascension_form_starts_as_the_core_rules_would_leave_things_and_sends_what_it_shows(
+    client, t0, profile, kept_at_first
+):
+    """The boxes for the dynastic rules start as the profile's core rules leave a rule the Address does not
+    name, the old GNDT's columns and rows start as the rules do, the help says so, and the form sent as it
+    first shows does what it showed: under 2016 a fresh start, under 2008 everything kept."""
+    import re
+
+    import time_machine
+
+    from blognomic.moving.demo import DEMO_PASSWORD, build_demo
+    from dynasties.models import Game, User
+    from gndt.models import Column, Row
+    from ruleset.models import Page
+
+    build_demo(now=t0)
+    Game.objects.update(profile=profile)
+    users = {user.username: user for user in User.objects.all()}
+    dov = post_create(author=users["Cato"], kind="dov", title="Declaration of Victory: Cato", body="Won.", now=t0)
+    for name in ("Ada", "Bram", "Dilys", "Wren", "Fenna"):
+        vote(dov, users[name], "for", at=t0 + timedelta(hours=1))
+    matter_resolve(post=dov, admin=users["Ada"], action="enact", now=t0 + timedelta(hours=25))
+    old = Dynasty.objects.get(number=1)
+    client.login(username="Cato", password=DEMO_PASSWORD)
+    with time_machine.travel(t0 + timedelta(hours=26), tick=False):
+        html = client.get("/ascension/").content.decode()
+        boxes = re.findall(r'<input type="checkbox" name="(keep_\w+)" value="([^"]+)"[^>]*?( checked)?>', html)
+        assert {name for name, _, _ in boxes} == {"keep_rules", "keep_columns", "keep_rows"}
+        assert all(bool(checked) == kept_at_first for _, _, checked in boxes), boxes
+        assert ("All are ticked at first" if kept_at_first else "None is ticked at first") in html
+        sent = {"step": "ascend", "theme": "Mills", "player_term": "Miller", "emperor_term": "Master"}
+        for name, value, checked in boxes:
+            if checked:
+                sent.setdefault(name, []).append(value)
+        response = client.post("/ascension/", sent)
+    assert response.status_code == 302
+    ruleset = Page.objects.get(slug="ruleset").current.text
+    new = Dynasty.objects.current()
+    columns = list(Column.objects.filter(dynasty=new).values_list("name", flat=True))
+    kept_rows = Row.objects.filter(dynasty=new, user=None, name="The Storehouse").exists()
+    old_columns = list(Column.objects.filter(dynasty=old).values_list("name", flat=True))
+    if kept_at_first:
+        assert "=== Trimming the Wick ===" in ruleset and columns == old_columns and kept_rows
+    else:
+        assert "=== Trimming the Wick ===" not in ruleset and columns == [] and not kept_rows

@@ -34,11 +34,13 @@ def _client(user) -> Client:
 
 def _closing(function):
     """Run ``function`` in a thread of its own and close the connection that thread opened."""
+
     def run():
         try:
             function()
         finally:
             connection.close()
+
     return run
 
 
@@ -68,6 +70,7 @@ def _pause_before_lock(monkeypatch, *, until: threading.Event, reached: threadin
 
     def mark():
         flagged.pause = True
+
     return mark
 
 
@@ -84,13 +87,15 @@ def test_a_vote_that_takes_the_lock_first_is_in_the_recorded_tally(monkeypatch):
 
     def resolve():
         mark()
-        outcome["resolve"] = _client(admin).post(reverse("resolve", args=[proposal.slug]),
-                                                 {"action": "enact"}).status_code
+        outcome["resolve"] = (
+            _client(admin).post(reverse("resolve", args=[proposal.slug]), {"action": "enact"}).status_code
+        )
 
     def cast():
         reached.wait(timeout=10)
-        outcome["vote"] = _client(late_voter).post(reverse("comment_create", args=[proposal.slug]),
-                                                   {"icon": "against"}).status_code
+        outcome["vote"] = (
+            _client(late_voter).post(reverse("comment_create", args=[proposal.slug]), {"icon": "against"}).status_code
+        )
         voted.set()
 
     threads = [threading.Thread(target=_closing(resolve)), threading.Thread(target=_closing(cast))]
@@ -119,13 +124,17 @@ def test_a_vote_delayed_across_a_reopening_is_dated_after_it(monkeypatch):
 
     def cast():
         mark()
-        outcome["vote"] = _client(players[5]).post(reverse("comment_create", args=[proposal.slug]),
-                                                   {"icon": "against"}).status_code
+        outcome["vote"] = (
+            _client(players[5]).post(reverse("comment_create", args=[proposal.slug]), {"icon": "against"}).status_code
+        )
 
     def reopen():
         reached.wait(timeout=10)
-        outcome["reopen"] = _client(players[1]).post(reverse("reopen", args=[proposal.slug]),
-                                                     {"reason": "CfJ: it was enacted too soon"}).status_code
+        outcome["reopen"] = (
+            _client(players[1])
+            .post(reverse("reopen", args=[proposal.slug]), {"reason": "CfJ: it was enacted too soon"})
+            .status_code
+        )
         reopened.set()
 
     threads = [threading.Thread(target=_closing(cast)), threading.Thread(target=_closing(reopen))]
@@ -156,6 +165,7 @@ def test_votes_racing_a_resolution_are_each_counted_or_refused_with_when_and_how
             except VoteError as error:
                 return str(error)
             return "accepted"
+
         return cast
 
     def resolve():
@@ -173,8 +183,9 @@ def test_votes_racing_a_resolution_are_each_counted_or_refused_with_when_and_how
             assert resolution.tally["votes"][user.username] == "for"
         else:
             assert stored is None
-            assert result == services.MATTER_CLOSED.format(title=proposal.title, how="enacted by P02", when=stamp,
-                                                           what="vote")
+            assert result == services.MATTER_CLOSED.format(
+                title=proposal.title, how="enacted by P02", when=stamp, what="vote"
+            )
 
 
 def test_reopening_and_a_vote_at_one_instant_never_date_the_vote_while_closed():
@@ -194,6 +205,7 @@ def test_reopening_and_a_vote_at_one_instant_never_date_the_vote_while_closed():
             except VoteError:
                 return "refused"
             return "accepted"
+
         return cast
 
     def reopen():
@@ -221,14 +233,20 @@ def test_an_edit_delayed_behind_a_vote_sees_the_vote_and_is_refused(monkeypatch)
 
     def save_edit():
         mark()
-        outcome["edit"] = _client(players[2]).post(
-            reverse("edit_post", args=[proposal.slug]),
-            {"kind": "proposal", "title": proposal.title, "body": "Do a different thing."}).status_code
+        outcome["edit"] = (
+            _client(players[2])
+            .post(
+                reverse("edit_post", args=[proposal.slug]),
+                {"kind": "proposal", "title": proposal.title, "body": "Do a different thing."},
+            )
+            .status_code
+        )
 
     def cast():
         reached.wait(timeout=10)
-        outcome["vote"] = _client(players[5]).post(reverse("comment_create", args=[proposal.slug]),
-                                                   {"icon": "for"}).status_code
+        outcome["vote"] = (
+            _client(players[5]).post(reverse("comment_create", args=[proposal.slug]), {"icon": "for"}).status_code
+        )
         voted.set()
 
     threads = [threading.Thread(target=_closing(save_edit)), threading.Thread(target=_closing(cast))]

@@ -45,8 +45,9 @@ def test_vote_with_htmx_returns_the_updated_tally_box(client, table, t0):
     players, proposal = table
     login(client, players[3])
     with time_machine.travel(t0 + timedelta(hours=1), tick=False):
-        response = client.post(reverse("comment_create", args=[proposal.slug]), {"icon": "against"},
-                               HTTP_HX_REQUEST="true")
+        response = client.post(
+            reverse("comment_create", args=[proposal.slug]), {"icon": "against"}, HTTP_HX_REQUEST="true"
+        )
     html = response.content.decode()
     assert response.status_code == 200
     assert 'id="matter"' in html and "<html" not in html
@@ -130,8 +131,9 @@ def test_refused_vote_keeps_the_typed_text(client, table, t0):
     """On a refusal the page comes back with the player's words still in the box."""
     players, proposal = table
     login(client, players[3])
-    response = client.post(reverse("comment_create", args=[proposal.slug]),
-                           {"icon": "veto", "text": "My carefully written argument"})
+    response = client.post(
+        reverse("comment_create", args=[proposal.slug]), {"icon": "veto", "text": "My carefully written argument"}
+    )
     html = response.content.decode()
     assert response.status_code == 400
     assert "Only the Emperor may VETO." in html
@@ -145,16 +147,17 @@ def test_vote_on_a_resolved_matter_is_refused(client, table, t0):
     for i, voter in enumerate(players[3:8]):
         vote(proposal, voter, "for", at=t0 + timedelta(hours=1, minutes=i))
     matter_resolve(post=proposal, admin=players[1], action="enact", now=t0 + timedelta(hours=13, seconds=2))
-    expected = (f"“{proposal.title}” was enacted by {players[1].username} at 26 Jul 2016 01:00:02 UTC; your vote "
-                "was not recorded. No more comments are accepted on it.")
+    expected = (
+        f"“{proposal.title}” was enacted by {players[1].username} at 26 Jul 2016 01:00:02 UTC; your vote "
+        "was not recorded. No more comments are accepted on it."
+    )
     with pytest.raises(VoteError) as refused:
         comment_add(post=proposal, author=players[8], icon="against", now=t0 + timedelta(hours=14))
     assert str(refused.value) == expected
     with pytest.raises(VoteError, match="your comment was not recorded"):
         comment_add(post=proposal, author=players[8], text="Too late?", now=t0 + timedelta(hours=14))
     login(client, players[8])
-    response = client.post(reverse("comment_create", args=[proposal.slug]), {"icon": "against"},
-                           HTTP_HX_REQUEST="true")
+    response = client.post(reverse("comment_create", args=[proposal.slug]), {"icon": "against"}, HTTP_HX_REQUEST="true")
     assert escape(expected) in response.content.decode()
     assert Comment.objects.filter(author=players[8]).count() == 0
 
@@ -180,8 +183,9 @@ def test_a_resolution_dated_before_a_recorded_vote_is_refused(table, t0):
     for i, voter in enumerate(players[3:8]):
         vote(proposal, voter, "for", at=t0 + timedelta(hours=1, minutes=i))
     vote(proposal, players[8], "against", at=t0 + timedelta(hours=14))
-    with pytest.raises(VoteError, match="has a comment recorded at 26 Jul 2016 02:00:00 UTC, later than this "
-                                        "resolution"):
+    with pytest.raises(
+        VoteError, match="has a comment recorded at 26 Jul 2016 02:00:00 UTC, later than this resolution"
+    ):
         matter_resolve(post=proposal, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
     assert not proposal.resolutions.exists()
 
@@ -190,7 +194,9 @@ def test_logged_out_visitor_is_sent_to_log_in(client, table):
     """Only logged-in people can comment; the post page offers a login link instead of the form."""
     _, proposal = table
     response = client.post(reverse("comment_create", args=[proposal.slug]), {"icon": "for"})
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert response.status_code == 302
+    # Back to the post, not to the address the form posted to.
+    assert response["Location"] == f"/accounts/login/?next={proposal.get_absolute_url()}"
     page = client.get(proposal.get_absolute_url()).content.decode()
     assert "Log in</a> to comment or vote" in page
     assert not Comment.objects.exists()
@@ -205,7 +211,7 @@ def test_tally_box_marks_effective_and_superseded_votes(client, table, t0):
         html = client.get(proposal.get_absolute_url()).content.decode()
     assert f'class="comment superseded" id="comment-{first.pk}"' in html
     assert f'class="comment effective" id="comment-{last.pk}"' in html
-    assert "Quorum</dt><dd class=\"tally-quorum\">5 of 9 active" in html
+    assert 'Quorum</dt><dd class="tally-quorum">5 of 9 active' in html
 
 
 def test_tally_box_says_when_it_could_be_enacted(client, table, t0):

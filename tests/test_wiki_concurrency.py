@@ -11,8 +11,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from ruleset.ascension import ruleset_snapshot
 from ruleset.models import Page
-from ruleset.services import EditConflict, page_create, revision_add, ruleset_snapshot
+from ruleset.services import EditConflict, page_create, revision_add
 from tests.concurrency import run_together
 from tests.factories import make_player
 from tests.test_wiki_services import make_ruleset
@@ -27,11 +28,16 @@ def test_editors_saving_on_the_same_revision_at_once_get_one_save_and_the_rest_c
     now = timezone.now()
     editors = [make_player(f"Editor {i}", joined_at=now - timedelta(days=1)) for i in range(EDITORS)]
     page = page_create(title="Logbook", author=editors[0], text="start", now=now)
-    results = run_together([
-        (lambda editor=editor: revision_add(page=page, author=editor, text=f"{editor} was here", now=now,
-                                            base_number=1))
-        for editor in editors
-    ])
+    results = run_together(
+        [
+            (
+                lambda editor=editor: revision_add(
+                    page=page, author=editor, text=f"{editor} was here", now=now, base_number=1
+                )
+            )
+            for editor in editors
+        ]
+    )
     saved = [result for result in results if not isinstance(result, Exception)]
     conflicts = [result for result in results if isinstance(result, EditConflict)]
     assert len(saved) == 1 and len(conflicts) == EDITORS - 1, results
@@ -44,9 +50,9 @@ def test_simultaneous_saves_without_a_base_all_get_their_own_number():
     now = timezone.now()
     admin = make_player("Kevan", joined_at=now - timedelta(days=1), admin=True)
     page = page_create(title="Logbook", author=admin, text="start", now=now)
-    results = run_together([
-        (lambda n=n: revision_add(page=page, author=admin, text=f"save {n}", now=now)) for n in range(EDITORS)
-    ])
+    results = run_together(
+        [(lambda n=n: revision_add(page=page, author=admin, text=f"save {n}", now=now)) for n in range(EDITORS)]
+    )
     assert not [result for result in results if isinstance(result, Exception)], results
     assert sorted(page.revisions.values_list("number", flat=True)) == list(range(1, EDITORS + 2))
     assert Page.objects.get(pk=page.pk).current.number == EDITORS + 1

@@ -59,10 +59,13 @@ def test_the_command_records_the_author_given(tmp_path, t0):
     assert (page.current.author.username, page.current.summary) == ("Kevan", "Imported a plain-text ruleset")
 
 
-@pytest.mark.parametrize(("content", "args", "message"), [
-    ("Just a paragraph of prose.\n", (), "No ruleset section found"),
-    ("Core Rules\n\nBasics\n\nPlay.\n", ("--author", "Nobody"), "No account named 'Nobody'"),
-])
+@pytest.mark.parametrize(
+    ("content", "args", "message"),
+    [
+        ("Just a paragraph of prose.\n", (), "No ruleset section found"),
+        ("Core Rules\n\nBasics\n\nPlay.\n", ("--author", "Nobody"), "No account named 'Nobody'"),
+    ],
+)
 def test_the_command_fails_clearly_and_writes_nothing(tmp_path, content, args, message):
     export = tmp_path / "ruleset.txt"
     export.write_text(content, encoding="utf-8")

@@ -32,13 +32,25 @@ def page_with_revisions(slug: str, count: int, author, start) -> Page:
     revisions = []
     for number in range(1, count + 1):
         text = ruleset_text(number)
-        revisions.append(Revision(page=page, number=number, author=author, at=start + timedelta(minutes=number),
-                                  summary=f"Edit {number}", text=text, size=len(text), rules_indexed=True))
+        revisions.append(
+            Revision(
+                page=page,
+                number=number,
+                author=author,
+                at=start + timedelta(minutes=number),
+                summary=f"Edit {number}",
+                text=text,
+                size=len(text),
+                rules_indexed=True,
+            )
+        )
     Revision.objects.bulk_create(revisions, batch_size=1000)
     saved = list(page.revisions.order_by("number").only("id", "number"))
     RuleChange.objects.bulk_create(
-        (RuleChange(page=page, revision=revision, anchor="rule-storms", kind="changed", number="2.1",
-                    title="Storms") for revision in saved),
+        (
+            RuleChange(page=page, revision=revision, anchor="rule-storms", kind="changed", number="2.1", title="Storms")
+            for revision in saved
+        ),
         batch_size=1000,
     )
     page.current = saved[-1]

@@ -7,7 +7,9 @@ from datetime import timedelta
 
 import pytest
 
+from ruleset.ascension import ruleset_apply_ascension, ruleset_repeal_rules, ruleset_replace_keywords, ruleset_snapshot
 from ruleset.models import Page, ProtectionChange, Revision, RevisionIsImmutable, RuleChange
+from ruleset.rule_index import rule_changes_index
 from ruleset.services import (
     ADMINS_CREATE_KIND,
     ADMINS_ONLY,
@@ -28,12 +30,7 @@ from ruleset.services import (
     page_set_protection,
     revision_add,
     revision_revert,
-    rule_changes_index,
-    ruleset_apply_ascension,
     ruleset_import_plaintext,
-    ruleset_repeal_rules,
-    ruleset_replace_keywords,
-    ruleset_snapshot,
 )
 from ruleset.structure import parse_ruleset
 from tests.factories import make_idle, make_player, make_spectator
@@ -76,8 +73,9 @@ def make_people(t0):
 
 
 def make_ruleset(author, t0, text: str = RULESET_TEXT) -> Page:
-    return page_create(title="Ruleset", kind=Page.RULESET, author=author, text=text, summary="Starter",
-                       now=t0, slug="ruleset")
+    return page_create(
+        title="Ruleset", kind=Page.RULESET, author=author, text=text, summary="Starter", now=t0, slug="ruleset"
+    )
 
 
 # --- revisions are appended, never changed -----------------------------------------------------------
@@ -89,7 +87,11 @@ def test_creating_a_page_writes_revision_one_and_makes_it_current(t0):
     page = page_create(title="Chests", author=people["player"], text="Gold — lots", now=t0)
     revision = page.current
     assert (page.slug, page.kind, revision.number, revision.author, revision.at) == (
-        "chests", Page.ORDINARY, 1, people["player"], t0,
+        "chests",
+        Page.ORDINARY,
+        1,
+        people["player"],
+        t0,
     )
     assert revision.summary == "Created the page"
     assert revision.size == len("Gold — lots".encode())
@@ -124,11 +126,17 @@ def test_a_revision_records_the_post_that_caused_it(t0):
     """An enactment links the revision to its proposal (summary like "Enacting Proposal: …")."""
     people = make_people(t0)
     page = make_ruleset(people["admin"], t0)
-    proposal = post_create(author=people["player"], kind="proposal", title="Proposal: Quorum Failures",
-                           body="Change it.", now=t0)
-    revision = revision_add(page=page, author=people["admin"], text=RULESET_TEXT + "\nMore.\n",
-                            summary="Enacting Proposal: Quorum Failures", now=t0 + timedelta(hours=13),
-                            post=proposal)
+    proposal = post_create(
+        author=people["player"], kind="proposal", title="Proposal: Quorum Failures", body="Change it.", now=t0
+    )
+    revision = revision_add(
+        page=page,
+        author=people["admin"],
+        text=RULESET_TEXT + "\nMore.\n",
+        summary="Enacting Proposal: Quorum Failures",
+        now=t0 + timedelta(hours=13),
+        post=proposal,
+    )
     assert Revision.objects.get(pk=revision.pk).post == proposal
     assert proposal.revisions.get() == revision
 
@@ -167,10 +175,11 @@ def test_saving_on_top_of_an_unseen_revision_is_an_edit_conflict_and_writes_noth
     page = page_create(title="Notes", author=people["player"], text="start", now=t0)
     revision_add(page=page, author=people["admin"], text="admin's words", now=t0 + timedelta(1), base_number=1)
     with pytest.raises(EditConflict) as caught:
-        revision_add(page=page, author=people["player"], text="player's words", now=t0 + timedelta(2),
-                     base_number=1)
+        revision_add(page=page, author=people["player"], text="player's words", now=t0 + timedelta(2), base_number=1)
     assert (caught.value.latest.number, caught.value.latest.text, caught.value.base_number) == (
-        2, "admin's words", 1,
+        2,
+        "admin's words",
+        1,
     )
     assert "revision 2 was saved after revision 1" in str(caught.value)
     assert page.revisions.count() == 2
@@ -204,7 +213,7 @@ def test_a_title_that_clashes_is_refused(t0, title):
 
 
 def test_a_title_whose_address_clashes_is_refused(t0):
-    """"Chests!" would live at /wiki/chests/ like "Chests", so it is refused too."""
+    """ "Chests!" would live at /wiki/chests/ like "Chests", so it is refused too."""
     page_create(title="Chests", text="x", now=t0)
     with pytest.raises(WikiError, match="already exists"):
         page_create(title="Chests!", text="y", now=t0)
@@ -298,7 +307,8 @@ def test_each_ruleset_revision_records_the_rules_it_added_changed_or_removed(t0)
     assert RuleChange.objects.filter(revision=page.current, kind="added").count() == 8
     text = RULESET_TEXT.replace("=== Ships ===", "=== Gold ===\nGold shines.\n=== Ships ===")
     text = text.replace("Storms sink the ships", "Storms wreck the ships").replace(
-        "=== Treasure ===\nPlayers dig for treasure on the island.\n", "")
+        "=== Treasure ===\nPlayers dig for treasure on the island.\n", ""
+    )
     second = revision_add(page=page, author=people["admin"], text=text, now=t0 + timedelta(1))
     changes = {(c.anchor, c.kind, c.number) for c in second.rule_changes.all()}
     assert changes == {
@@ -321,7 +331,8 @@ def test_rule_changes_of_revisions_loaded_in_bulk_are_indexed_once(t0):
     assert rule_changes_index() == 2
     assert rule_changes_index() == 0
     assert list(RuleChange.objects.filter(anchor="rule-rafts").values_list("revision__number", "kind")) == [
-        (2, "changed"), (1, "added"),
+        (2, "changed"),
+        (1, "added"),
     ]
 
 
@@ -334,7 +345,10 @@ def test_a_snapshot_copies_the_ruleset_into_a_protected_page_once(t0):
     ruleset = make_ruleset(people["admin"], t0)
     snapshot = ruleset_snapshot(dynasty_number=142, now=t0 + timedelta(hours=1))
     assert (snapshot.title, snapshot.slug, snapshot.kind, snapshot.protected) == (
-        "Ruleset 142", "ruleset-142", Page.RULESET, True,
+        "Ruleset 142",
+        "ruleset-142",
+        Page.RULESET,
+        True,
     )
     assert snapshot.current.text == ruleset.current.text
     again = ruleset_snapshot(dynasty_number=142, now=t0 + timedelta(hours=2), author=people["admin"])
@@ -360,8 +374,10 @@ def test_an_ascension_repeals_and_renames_in_one_revision(t0):
     people = make_people(t0)
     ruleset = make_ruleset(people["admin"], t0)
     revision = ruleset_apply_ascension(
-        replacements={"Player": "Hunter", "Emperor": "Pirate"}, keep_anchors=["rule-storms", "2.1.1"],
-        author=people["player"], now=t0 + timedelta(1),
+        replacements={"Player": "Hunter", "Emperor": "Pirate"},
+        keep_anchors=["rule-storms", "2.1.1"],
+        author=people["player"],
+        now=t0 + timedelta(1),
     )
     assert ruleset.revisions.count() == 2 and revision.number == 2
     new = parse_ruleset(revision.text)
@@ -372,7 +388,9 @@ def test_an_ascension_repeals_and_renames_in_one_revision(t0):
     assert revision.summary == "Repealed 1 dynastic rule; Replaced Player → Hunter, Emperor → Pirate"
     renamed_or_repealed = {(c.anchor, c.kind) for c in revision.rule_changes.exclude(kind="changed")}
     assert renamed_or_repealed == {
-        ("rule-treasure", "removed"), ("rule-players", "removed"), ("rule-hunters", "added"),
+        ("rule-treasure", "removed"),
+        ("rule-players", "removed"),
+        ("rule-hunters", "added"),
     }, "a renamed rule (Players → Hunters) starts a new history under its new anchor"
 
 
@@ -386,10 +404,13 @@ def test_an_ascension_keeping_nothing_repeals_every_dynastic_rule(t0):
     assert "== Dynastic Rules ==" in revision.text
 
 
-@pytest.mark.parametrize(("keep", "message"), [
-    (["No Such Rule"], "No rule “No Such Rule”"),
-    (["1.2"], "Rule 1.2 “Players” is not a dynastic rule"),
-])
+@pytest.mark.parametrize(
+    ("keep", "message"),
+    [
+        (["No Such Rule"], "No rule “No Such Rule”"),
+        (["1.2"], "Rule 1.2 “Players” is not a dynastic rule"),
+    ],
+)
 def test_an_ascension_naming_a_rule_that_cannot_be_kept_writes_nothing(t0, keep, message):
     """A typo in the rules to keep never repeals a rule: the whole Ascension rewrite is refused."""
     people = make_people(t0)
@@ -403,8 +424,9 @@ def test_keyword_replacement_alone_keeps_every_rule(t0):
     """ruleset_replace_keywords renames throughout, plurals and capitals included, in one revision."""
     people = make_people(t0)
     make_ruleset(people["admin"], t0)
-    revision = ruleset_replace_keywords(replacements={"Player": "Hunter"}, author=people["admin"], now=t0,
-                                        summary="Ascension Address: Pirates")
+    revision = ruleset_replace_keywords(
+        replacements={"Player": "Hunter"}, author=people["admin"], now=t0, summary="Ascension Address: Pirates"
+    )
     assert revision.summary == "Ascension Address: Pirates"
     assert "Hunters dig" in revision.text and "Every Hunter obeys" in revision.text
     assert len(list(parse_ruleset(revision.text).all_rules())) == 8

@@ -32,11 +32,18 @@ def ruleset(people, t0):
     page = make_ruleset(people["admin"], t0)
     second = RULESET_TEXT.replace("Storms sink", "Storms wreck")
     revision_add(page=page, author=people["admin"], text=second, summary="Stormier", now=t0 + timedelta(hours=1))
-    proposal = post_create(author=people["player"], kind="proposal", title="Proposal: Gold", body="Add gold.",
-                           now=t0 + timedelta(hours=2))
+    proposal = post_create(
+        author=people["player"], kind="proposal", title="Proposal: Gold", body="Add gold.", now=t0 + timedelta(hours=2)
+    )
     third = second.replace("== Appendix ==", "=== Gold ===\nGold shines. See Rule 2.1.\n== Appendix ==")
-    revision_add(page=page, author=people["admin"], text=third, summary="Enacting Proposal: Gold",
-                 now=t0 + timedelta(hours=3), post=proposal)
+    revision_add(
+        page=page,
+        author=people["admin"],
+        text=third,
+        summary="Enacting Proposal: Gold",
+        now=t0 + timedelta(hours=3),
+        post=proposal,
+    )
     page.refresh_from_db()
     return page
 
@@ -168,8 +175,12 @@ def test_the_wiki_index_lists_every_page(client, ruleset, people, t0):
 
 def test_an_ordinary_page_renders_markup_and_escapes_html(client, people, t0):
     """Headings, lists and preformatted maps render; any HTML in the text is shown as text."""
-    page_create(title="Map", author=people["player"], now=t0,
-                text="== The Island ==\n* north\n ..#..\n .#.#.\n<script>alert(1)</script>")
+    page_create(
+        title="Map",
+        author=people["player"],
+        now=t0,
+        text="== The Island ==\n* north\n ..#..\n .#.#.\n<script>alert(1)</script>",
+    )
     html = html_of(client.get("/wiki/map/"))
     assert "<h2>The Island</h2>" in html and "<li>north</li>" in html
     assert '<pre class="wiki-pre">..#..\n.#.#.</pre>' in html
@@ -208,10 +219,15 @@ def test_an_admin_edits_the_ruleset_linking_the_enacted_proposal(client, ruleset
     form = html_of(client.get("/wiki/ruleset/edit/"))
     assert 'name="base" value="3"' in form
     with time_machine.travel(t0 + timedelta(days=1), tick=False):
-        response = client.post("/wiki/ruleset/edit/", {
-            "text": RULESET_TEXT.replace("\n", "\r\n") + "\r\n", "summary": "Enacting Proposal: Gold",
-            "post": "/posts/gold/", "base": 3,
-        })
+        response = client.post(
+            "/wiki/ruleset/edit/",
+            {
+                "text": RULESET_TEXT.replace("\n", "\r\n") + "\r\n",
+                "summary": "Enacting Proposal: Gold",
+                "post": "/posts/gold/",
+                "base": 3,
+            },
+        )
     assert response.status_code == 302 and response["Location"] == "/wiki/ruleset/"
     latest = ruleset.revisions.get(number=4)
     assert (latest.author, latest.at, latest.post.slug) == (people["admin"], t0 + timedelta(days=1), "gold")
@@ -229,10 +245,15 @@ def test_an_edit_conflict_keeps_the_editors_text_shows_the_diff_and_overwrites_n
     """Saving on top of an unseen revision re-renders the form with the editor's text and the latest's diff."""
     page = page_create(title="Logbook", author=people["player"], text="Day one: calm seas.\n", now=t0)
     log_in(client, people["player"])
-    revision_add(page=page, author=people["admin"], text="Day one: calm seas.\nDay two: a storm.\n",
-                 now=t0 + timedelta(minutes=5))
-    response = client.post("/wiki/logbook/edit/", {"text": "Day one: calm seas, gulls.\n", "summary": "Gulls",
-                                                   "base": 1})
+    revision_add(
+        page=page,
+        author=people["admin"],
+        text="Day one: calm seas.\nDay two: a storm.\n",
+        now=t0 + timedelta(minutes=5),
+    )
+    response = client.post(
+        "/wiki/logbook/edit/", {"text": "Day one: calm seas, gulls.\n", "summary": "Gulls", "base": 1}
+    )
     html = html_of(response)
     assert response.status_code == 409
     assert "Edit conflict: revision 2 was saved after revision 1" in html
@@ -242,8 +263,10 @@ def test_an_edit_conflict_keeps_the_editors_text_shows_the_diff_and_overwrites_n
     assert "diff-side-by-side" in html
     assert page.revisions.count() == 2
     assert Page.objects.get(pk=page.pk).current.text.endswith("a storm.\n")
-    resolved = client.post("/wiki/logbook/edit/", {"text": "Day one: calm seas, gulls.\nDay two: a storm.\n",
-                                                   "summary": "Gulls", "base": 2})
+    resolved = client.post(
+        "/wiki/logbook/edit/",
+        {"text": "Day one: calm seas, gulls.\nDay two: a storm.\n", "summary": "Gulls", "base": 2},
+    )
     assert resolved.status_code == 302 and page.revisions.count() == 3
 
 
@@ -262,13 +285,15 @@ def test_saving_without_changes_says_so(client, people, t0):
     assert response.status_code == 400 and "nothing was saved" in html_of(response)
 
 
-@pytest.mark.parametrize(("title", "message"), [
-    ("", "A page needs a title."),
-    ("Logbook", "A page called “Logbook” already exists."),
-    ("x" * 201, "A title may be at most 200 characters."),
-])
-def test_creating_a_page_with_a_bad_title_gets_a_clear_message_and_writes_nothing(client, people, t0, title,
-                                                                                     message):
+@pytest.mark.parametrize(
+    ("title", "message"),
+    [
+        ("", "A page needs a title."),
+        ("Logbook", "A page called “Logbook” already exists."),
+        ("x" * 201, "A title may be at most 200 characters."),
+    ],
+)
+def test_creating_a_page_with_a_bad_title_gets_a_clear_message_and_writes_nothing(client, people, t0, title, message):
     page_create(title="Logbook", author=people["player"], text="x", now=t0)
     log_in(client, people["player"])
     response = client.post("/wiki/new/", {"title": title, "kind": "page", "text": "hello"})
@@ -319,16 +344,38 @@ def test_pages_imported_from_an_archive_are_readable_and_their_rules_indexed(cli
     """The archive importer's pages (current set, revisions from 1) show history, diffs and rule histories,
     with the rule changes indexed by the import itself."""
     archive = {
-        "format": "blognomic-archive", "version": 1, "profile": "2016",
+        "format": "blognomic-archive",
+        "version": 1,
+        "profile": "2016",
         "players": [{"name": "Kevan", "admin": True, "idle": False, "joined_at": "2016-07-01T00:00:00Z"}],
-        "dynasties": [], "posts": [],
-        "wiki": {"pages": [{"title": "Ruleset", "slug": "ruleset", "kind": "ruleset", "protected": False,
-                            "revisions": [
-                                {"at": "2016-07-01T00:00:00Z", "author": "Kevan", "summary": "Start",
-                                 "text": RULESET_TEXT, "post": None},
-                                {"at": "2016-07-02T00:00:00Z", "author": None, "summary": "Storms",
-                                 "text": RULESET_TEXT.replace("Storms sink", "Storms wreck"), "post": None},
-                            ]}]},
+        "dynasties": [],
+        "posts": [],
+        "wiki": {
+            "pages": [
+                {
+                    "title": "Ruleset",
+                    "slug": "ruleset",
+                    "kind": "ruleset",
+                    "protected": False,
+                    "revisions": [
+                        {
+                            "at": "2016-07-01T00:00:00Z",
+                            "author": "Kevan",
+                            "summary": "Start",
+                            "text": RULESET_TEXT,
+                            "post": None,
+                        },
+                        {
+                            "at": "2016-07-02T00:00:00Z",
+                            "author": None,
+                            "summary": "Storms",
+                            "text": RULESET_TEXT.replace("Storms sink", "Storms wreck"),
+                            "post": None,
+                        },
+                    ],
+                }
+            ]
+        },
     }
     path = tmp_path / "archive.json"
     path.write_text(json.dumps(archive))

@@ -7,8 +7,10 @@ saved they are read-only, since a change is a new definition citing its own Prop
 
 from django import forms
 from django.contrib import admin
+from django.utils import timezone
 
-from votes.matter_kinds import (
+from dynasties.models import Dynasty
+from votes.matter_kind_services import (
     KindError,
     effect_problems,
     effect_spec_from,
@@ -31,18 +33,42 @@ class PostAdmin(admin.ModelAdmin):
         the edit locks and the resolution records apply; here they are shown, not edited."""
         if obj is None:
             return ()
-        return ("kind", "author", "posted_at", "status", "outcome", "admin_note", "anonymous", "trivial",
-                "matter_kind")
+        return ("kind", "author", "posted_at", "status", "outcome", "admin_note", "anonymous", "trivial", "matter_kind")
 
 
 admin.site.register(Comment)
 admin.site.register(Resolution)
 
-KIND_FIELDS = ["name", "base", "subject_rule", "subject_text", "posters", "posters_filter", "electorate",
-               "electorate_filter", "quorum", "resolution", "verdict_hours", "veto", "veto_filter",
-               "counts_towards_limits", "phase"]
-EFFECT_FIELDS = ["label", "core_kind", "matter_kind", "when", "target", "column", "amount", "trivial_amount",
-                 "optional", "after_hours", "not_if_vetoed_or_self_killed"]
+KIND_FIELDS = [
+    "name",
+    "base",
+    "subject_rule",
+    "subject_text",
+    "posters",
+    "posters_filter",
+    "electorate",
+    "electorate_filter",
+    "quorum",
+    "resolution",
+    "verdict_hours",
+    "veto",
+    "veto_filter",
+    "counts_towards_limits",
+    "phase",
+]
+EFFECT_FIELDS = [
+    "label",
+    "core_kind",
+    "matter_kind",
+    "when",
+    "target",
+    "column",
+    "amount",
+    "trivial_amount",
+    "optional",
+    "after_hours",
+    "not_if_vetoed_or_self_killed",
+]
 
 
 class _CitingForm(forms.ModelForm):
@@ -51,8 +77,7 @@ class _CitingForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if "proposal" in self.fields:
-            self.fields["proposal"].queryset = Post.objects.filter(kind__in=("proposal", "cfj"),
-                                                                  status=Status.ENACTED)
+            self.fields["proposal"].queryset = Post.objects.filter(kind__in=("proposal", "cfj"), status=Status.ENACTED)
 
     def _fields(self, names):
         return {name: self.cleaned_data.get(name) for name in names}
@@ -67,8 +92,6 @@ class MatterKindForm(_CitingForm):
         cleaned = super().clean()
         if self.errors:
             return cleaned
-        from dynasties.models import Dynasty
-
         try:
             spec = kind_spec_from(**self._fields(KIND_FIELDS))
             dynasty = Dynasty.objects.current()
@@ -89,8 +112,6 @@ class MatterEffectForm(_CitingForm):
         cleaned = super().clean()
         if self.errors:
             return cleaned
-        from dynasties.models import Dynasty
-
         try:
             spec = effect_spec_from(**self._fields(EFFECT_FIELDS))
             dynasty = Dynasty.objects.current()
@@ -118,28 +139,49 @@ class _DefinitionAdmin(admin.ModelAdmin):
 @admin.register(MatterKind)
 class MatterKindAdmin(_DefinitionAdmin):
     form = MatterKindForm
-    list_display = ["name", "dynasty", "base", "subject_text", "electorate", "quorum", "resolution", "phase",
-                    "proposal", "retired_at"]
+    list_display = [
+        "name",
+        "dynasty",
+        "base",
+        "subject_text",
+        "electorate",
+        "quorum",
+        "resolution",
+        "phase",
+        "proposal",
+        "retired_at",
+    ]
 
     def save_model(self, request, obj, form, change):
-        created = matter_kind_define(admin=request.user, proposal=form.cleaned_data["proposal"],
-                                     now=_now(), **form._fields(KIND_FIELDS))
+        created = matter_kind_define(
+            admin=request.user, proposal=form.cleaned_data["proposal"], now=_now(), **form._fields(KIND_FIELDS)
+        )
         obj.pk, obj.dynasty_id, obj.by_id, obj.at = created.pk, created.dynasty_id, created.by_id, created.at
 
 
 @admin.register(MatterEffect)
 class MatterEffectAdmin(_DefinitionAdmin):
     form = MatterEffectForm
-    list_display = ["label", "dynasty", "core_kind", "matter_kind", "when", "target", "column", "amount",
-                    "optional", "proposal", "retired_at"]
+    list_display = [
+        "label",
+        "dynasty",
+        "core_kind",
+        "matter_kind",
+        "when",
+        "target",
+        "column",
+        "amount",
+        "optional",
+        "proposal",
+        "retired_at",
+    ]
 
     def save_model(self, request, obj, form, change):
-        created = matter_effect_define(admin=request.user, proposal=form.cleaned_data["proposal"],
-                                       now=_now(), **form._fields(EFFECT_FIELDS))
+        created = matter_effect_define(
+            admin=request.user, proposal=form.cleaned_data["proposal"], now=_now(), **form._fields(EFFECT_FIELDS)
+        )
         obj.pk, obj.dynasty_id, obj.by_id, obj.at = created.pk, created.dynasty_id, created.by_id, created.at
 
 
 def _now():
-    from django.utils import timezone
-
     return timezone.now()

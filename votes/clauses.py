@@ -56,6 +56,18 @@ Text = Callable[[Facts], str]
 
 
 @dataclass(frozen=True)
+class Wait:
+    """A condition that the matter has been open ``hours``. Where several routes each still wait, only the
+    soonest is worth telling: until then nothing else decides, and from then its other conditions do."""
+
+    hours: int
+    strictly_after: bool = False
+
+    def __call__(self, facts: Facts) -> bool:
+        return facts.past(self.hours, self.strictly_after)
+
+
+@dataclass(frozen=True)
 class Clause:
     """One bullet of a rule: all its conditions must hold; the first that fails explains why not."""
 
@@ -69,6 +81,13 @@ class Clause:
         for test, explain in self.conditions:
             if not test(facts):
                 return explain(facts) if explain else None
+        return None
+
+    def waits_for(self, facts: Facts) -> int | None:
+        """The hours it waits for, when the first condition that fails is its wait."""
+        for test, _ in self.conditions:
+            if not test(facts):
+                return test.hours if isinstance(test, Wait) else None
         return None
 
 
@@ -198,7 +217,7 @@ def _quorum_enact_clause(profile: Profile) -> Clause:
         (
             (_has_quorum_for, _short_of_quorum),
             (
-                lambda f: f.past(wait),
+                Wait(wait),
                 lambda f: f"it has Quorum FOR but has been open {f.hours_text} of {wait} hours",
             ),
         ),
@@ -213,7 +232,7 @@ def _long_enact_clause(profile: Profile) -> Clause:
     return Clause(
         (
             (
-                lambda f: f.past(hours, strict),
+                Wait(hours, strict),
                 lambda f: f"a simple majority needs {needed} hours open (open {f.hours_text} hours)",
             ),
             (
@@ -223,8 +242,7 @@ def _long_enact_clause(profile: Profile) -> Clause:
             (_more_for_than_against, lambda f: f"{_for_to_against(f)} is not a majority FOR"),
         ),
         lambda f: (
-            f"Open {f.hours_text} hours with more FOR than AGAINST ({f.tally.for_count} to "
-            f"{f.tally.against_count})"
+            f"Open {f.hours_text} hours with more FOR than AGAINST ({f.tally.for_count} to {f.tally.against_count})"
         ),
     )
 
@@ -265,15 +283,11 @@ def _long_fail_clauses(profile: Profile) -> list[Clause]:
         return [
             Clause(
                 (open_long, (lambda f: not _more_for_than_against(f), None)),
-                lambda f: (
-                    f"Open {f.hours_text} hours with half or fewer of its votes FOR ({_for_to_against(f)})"
-                ),
+                lambda f: f"Open {f.hours_text} hours with half or fewer of its votes FOR ({_for_to_against(f)})",
             ),
             Clause(
                 (open_long, (lambda f: f.tally.valid_count < profile.long_vote_min_valid, None)),
-                lambda f: (
-                    f"Open {f.hours_text} hours with fewer than {profile.long_vote_min_valid} valid votes"
-                ),
+                lambda f: f"Open {f.hours_text} hours with fewer than {profile.long_vote_min_valid} valid votes",
             ),
         ]
     if profile.long_fail_rule == LONG_FAIL_NOT_ENACTABLE:
@@ -334,17 +348,13 @@ def _cfj_rules() -> Rules:
         enact=(
             Clause(
                 (ended, (_more_for_than_against, lambda f: f"it has {_for_to_against(f)}")),
-                lambda f: (
-                    f"{_cfj_trigger(f)} and more than half of the cast votes are FOR ({_for_to_against(f)})"
-                ),
+                lambda f: f"{_cfj_trigger(f)} and more than half of the cast votes are FOR ({_for_to_against(f)})",
             ),
         ),
         fail=(
             Clause(
                 (ended, (lambda f: not _more_for_than_against(f), lambda f: f"it has {_for_to_against(f)}")),
-                lambda f: (
-                    f"{_cfj_trigger(f)} and half or fewer of the cast votes are FOR ({_for_to_against(f)})"
-                ),
+                lambda f: f"{_cfj_trigger(f)} and half or fewer of the cast votes are FOR ({_for_to_against(f)})",
             ),
         ),
     )
@@ -361,14 +371,11 @@ def _dov_rules_majority_of_players(profile: Profile) -> Rules:
                 (
                     (
                         lambda f: f.tally.for_count * 2 > f.tally.active_count,
-                        lambda f: (
-                            f"{f.tally.for_count} FOR is not more than half of {f.tally.active_count} players"
-                        ),
+                        lambda f: f"{f.tally.for_count} FOR is not more than half of {f.tally.active_count} players",
                     ),
                 ),
                 lambda f: (
-                    f"{f.tally.for_count} of {f.tally.active_count} players consider the win legal, "
-                    "more than half"
+                    f"{f.tally.for_count} of {f.tally.active_count} players consider the win legal, more than half"
                 ),
             ),
         ),
@@ -378,8 +385,7 @@ def _dov_rules_majority_of_players(profile: Profile) -> Rules:
                     (
                         lambda f: f.tally.against_count * 2 > f.tally.active_count,
                         lambda f: (
-                            f"{f.tally.against_count} AGAINST is not more than half of "
-                            f"{f.tally.active_count} players"
+                            f"{f.tally.against_count} AGAINST is not more than half of {f.tally.active_count} players"
                         ),
                     ),
                 ),
@@ -403,12 +409,9 @@ def with_emperor_decision(
     reasons = list(judgement.reasons)
     if may_decide:
         reasons.append(
-            f"No clear decision after {profile.dov_wait_hours} hours: the Emperor may decide whether the win "
-            "is legal"
+            f"No clear decision after {profile.dov_wait_hours} hours: the Emperor may decide whether the win is legal"
         )
-    return replace(
-        judgement, reasons=reasons, emperor_may_decide=may_decide, emperor_may_decide_from=decide_from
-    )
+    return replace(judgement, reasons=reasons, emperor_may_decide=may_decide, emperor_may_decide_from=decide_from)
 
 
 def _dov_resolvable(facts: Facts) -> bool:
@@ -436,9 +439,7 @@ def _dov_outcome_text(facts: Facts) -> str:
         return f"{_plural(counted.valid_count, 'vote')} do not reach Quorum {counted.quorum}"
     if not _more_for_than_against(facts):
         return f"{counted.for_count} of {_plural(counted.valid_count, 'vote')} FOR is not more than half"
-    return (
-        f"{_plural(counted.valid_count, 'vote')} reach Quorum {counted.quorum} with {counted.for_count} FOR"
-    )
+    return f"{_plural(counted.valid_count, 'vote')} reach Quorum {counted.quorum} with {counted.for_count} FOR"
 
 
 def _dov_rules_quorum_after_wait(profile: Profile) -> Rules:
@@ -468,13 +469,11 @@ def _dov_rules_graded(profile: Profile) -> Rules:
     early, middle, late = profile.dov_graded_hours or (12, 24, 48)
 
     def opened(hours: int) -> tuple[Test, Text]:
-        return (lambda f: f.past(hours), lambda f: f"it has been open {f.hours_text} of {hours} hours")
+        return (Wait(hours), lambda f: f"it has been open {f.hours_text} of {hours} hours")
 
     emperor_for_or_unopposed = (
         lambda f: f.tally.emperor_vote == FOR or f.tally.against_count == 0,
-        lambda f: (
-            f"the Emperor has not voted FOR and it has {_plural(f.tally.against_count, 'AGAINST vote')}"
-        ),
+        lambda f: f"the Emperor has not voted FOR and it has {_plural(f.tally.against_count, 'AGAINST vote')}",
     )
     few_against = (
         lambda f: f.tally.against_count < f.tally.quorum // 2,

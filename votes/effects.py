@@ -88,8 +88,9 @@ class CellDelta:
     effect_id: object = None
 
 
-def spec_problems(spec: EffectSpec, *, columns: dict[str, str], hidden: Iterable[str] = (),
-                  kind_ids: Iterable[object] = ()) -> list[str]:
+def spec_problems(
+    spec: EffectSpec, *, columns: dict[str, str], hidden: Iterable[str] = (), kind_ids: Iterable[object] = ()
+) -> list[str]:
     """Everything wrong with a definition; ``columns`` maps each GNDT column in use to its kind of value."""
     problems = []
     if len(spec.label) > 120 or any(ord(character) < 32 for character in spec.label + spec.column):
@@ -103,15 +104,17 @@ def spec_problems(spec: EffectSpec, *, columns: dict[str, str], hidden: Iterable
     elif columns[spec.column] != "integer":
         problems.append(NOT_A_NUMBER_COLUMN.format(column=spec.column))
     for amount in (spec.amount, spec.trivial_amount):
-        if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)
-                                   or not 0 < abs(amount) <= MAX_AMOUNT):
+        if amount is not None and (
+            not isinstance(amount, int) or isinstance(amount, bool) or not 0 < abs(amount) <= MAX_AMOUNT
+        ):
             problems.append(AMOUNT_NEEDED.format(most=MAX_AMOUNT))
             break
     for what, value, choices in (("The target", spec.target, TARGETS), ("When", spec.when, WHEN)):
         if value not in choices:
             problems.append(UNKNOWN_CHOICE.format(what=what, choices=", ".join(choices), value=value))
     if (spec.core_kind not in CORE_KINDS or spec.kind_id is not None) and not (
-            spec.core_kind == "" and spec.kind_id in set(kind_ids)):
+        spec.core_kind == "" and spec.kind_id in set(kind_ids)
+    ):
         problems.append(KIND_NEEDED)
     if spec.after_hours is not None and not (isinstance(spec.after_hours, int) and 1 <= spec.after_hours <= MAX_HOURS):
         problems.append(BAD_HOURS.format(most=MAX_HOURS))
@@ -143,8 +146,9 @@ def offered(effects: Iterable[EffectSpec], facts: ResolutionFacts) -> list[Effec
     return [spec for spec in effects if spec.optional and applies(spec, facts)]
 
 
-def changes_due(effects: Iterable[EffectSpec], facts: ResolutionFacts, *,
-                chosen: Iterable[object] = ()) -> list[CellDelta]:
+def changes_due(
+    effects: Iterable[EffectSpec], facts: ResolutionFacts, *, chosen: Iterable[object] = ()
+) -> list[CellDelta]:
     """The cell changes resolving makes: every automatic effect that applies, and the optional ones chosen.
 
     A Trivial matter uses each effect's Trivial amount where it has one. An optional effect is applied only
@@ -159,8 +163,9 @@ def changes_due(effects: Iterable[EffectSpec], facts: ResolutionFacts, *,
             continue
         amount = spec.trivial_amount if facts.trivial and spec.trivial_amount is not None else spec.amount
         for player in _targets(spec, facts):
-            deltas.append(CellDelta(player=player, column=spec.column, delta=amount, label=spec.label,
-                                    effect_id=spec.id))
+            deltas.append(
+                CellDelta(player=player, column=spec.column, delta=amount, label=spec.label, effect_id=spec.id)
+            )
     return deltas
 
 
@@ -183,8 +188,11 @@ def describe_effect(spec: EffectSpec, *, kind_name: str | None = None) -> str:
     kinds_words = {"proposal": "a Proposal", "cfj": "a Call for Judgement", "dov": "a Declaration of Victory"}
     matter = f"a {kind_name}" if kind_name else kinds_words.get(spec.core_kind, "a matter")
     when = {ENACTED: "enacting", FAILED: "failing", EITHER: "enacting or failing"}[spec.when]
-    whose = {AUTHOR: "its author's", ADMIN: "the resolving admin's",
-             NON_VOTERS: "every active player's who did not vote,"}[spec.target]
+    whose = {
+        AUTHOR: "its author's",
+        ADMIN: "the resolving admin's",
+        NON_VOTERS: "every active player's who did not vote,",
+    }[spec.target]
     sign = "+" if spec.amount > 0 else ""
     words = f"On {when} {matter}: {whose} {spec.column} {sign}{spec.amount}"
     if spec.trivial_amount is not None:

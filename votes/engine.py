@@ -19,11 +19,11 @@ from dynasties.profiles import (
     DOV_MAJORITY_OF_PLAYERS,
     Profile,
 )
-from votes import kinds as matter_kinds
+from votes import matter_kind_rules
 from votes.clauses import Clause, Facts, Rules, rules_for, thresholds, with_emperor_decision
 
 # The engine's public face: what callers need besides `judge` is defined with the tally.
-from votes.tallying import (  # noqa: F401
+from votes.tallying import (
     DOV,
     INSTANT,
     MATTER,
@@ -43,6 +43,27 @@ from votes.tallying import (  # noqa: F401
     title_declares_trivial,
 )
 
+__all__ = [
+    "DOV",
+    "INSTANT",
+    "MATTER",
+    "NAIVE_TIME_MESSAGE",
+    "PROPOSAL",
+    "UNKNOWN_KIND_MESSAGE",
+    "Ballot",
+    "Electorate",
+    "Judgement",
+    "Matter",
+    "Tally",
+    "is_stale",
+    "judge",
+    "not_voted",
+    "oldest_pending",
+    "quorum",
+    "tally",
+    "title_declares_trivial",
+]
+
 
 @dataclass(frozen=True)
 class _Assessment:
@@ -51,13 +72,19 @@ class _Assessment:
     reasons: list[str]
 
 
-def judge(matter: Matter, *, electorate: Electorate, profile: Profile, now: datetime,
-          kind: matter_kinds.KindSpec | None = None) -> Judgement:
+def judge(
+    matter: Matter,
+    *,
+    electorate: Electorate,
+    profile: Profile,
+    now: datetime,
+    kind: matter_kind_rules.KindSpec | None = None,
+) -> Judgement:
     """Whether an admin may enact or fail `matter` at `now`, why, and from when if no vote changes.
 
     This judges the matter's own votes and age; whether it is the oldest pending proposal is for
     `oldest_pending`. A matter of a dynasty's own `kind` is judged by its definition, with `electorate`
-    already narrowed by `votes.kinds.electorate_for`.
+    already narrowed by `votes.matter_kind_rules.electorate_for`.
     """
     counted = tally(matter, electorate=electorate, profile=profile, now=now)
     rules = _rules(matter.kind, profile, kind)
@@ -88,9 +115,9 @@ def judge(matter: Matter, *, electorate: Electorate, profile: Profile, now: date
     return judgement
 
 
-def _rules(matter_kind: str, profile: Profile, kind: matter_kinds.KindSpec | None) -> Rules:
-    if kind is not None and kind.resolution == matter_kinds.RESOLVE_VERDICT:
-        return matter_kinds.verdict_rules(kind.verdict_hours)
+def _rules(matter_kind: str, profile: Profile, kind: matter_kind_rules.KindSpec | None) -> Rules:
+    if kind is not None and kind.resolution == matter_kind_rules.RESOLVE_VERDICT:
+        return matter_kind_rules.verdict_rules(matter_kind_rules.verdict_hours(kind))
     # A kind resolved by the core rules follows those of Proposals, with its own electorate and Quorum; so does
     # a matter whose definition is not at hand (imported without it).
     return rules_for(PROPOSAL if kind is not None or matter_kind == MATTER else matter_kind, profile)
@@ -104,28 +131,44 @@ def _assess(rules: Rules, facts: Facts) -> _Assessment:
     fail_reasons = [clause.reason(facts) for clause in rules.fail if clause.holds(facts)]
     reasons = (enact_reasons if can_enact else []) + fail_reasons
     if not can_enact and not fail_reasons:
-        reasons.append(_why_not("enacted", rules.enact, facts))
-        reasons.append(_why_not("failed", rules.fail, facts))
+        not_enacted, not_failed = _shortfalls(rules.enact, facts), _shortfalls(rules.fail, facts)
+        if not_enacted == not_failed:
+            # One thing decides both (a DoV's first 12 hours, a verdict's wait): said once.
+            reasons.append(_why_not("enacted or failed", not_enacted))
+        else:
+            reasons.append(_why_not("enacted", not_enacted))
+            reasons.append(_why_not("failed", not_failed))
     return _Assessment(can_enact=can_enact, can_fail=bool(fail_reasons), reasons=reasons)
 
 
-def _why_not(action: str, clauses: tuple[Clause, ...], facts: Facts) -> str:
+def _shortfalls(clauses: tuple[Clause, ...], facts: Facts) -> list[str]:
+    """What each route still lacks, each said once; of the routes still waiting for their hours, only the
+    soonest ("open 0.1 of 12 hours", not also "of 24" and "of 48")."""
+    waits = [hours for clause in clauses if (hours := clause.waits_for(facts)) is not None]
     shortfalls: list[str] = []
     for clause in clauses:
+        hours = clause.waits_for(facts)
+        if hours is not None and hours > min(waits):
+            continue
         shortfall = clause.shortfall(facts)
         if shortfall and shortfall not in shortfalls:
             shortfalls.append(shortfall)
+    return shortfalls
+
+
+def _why_not(action: str, shortfalls: list[str]) -> str:
     if not shortfalls:
         return f"Cannot be {action} yet"
     return f"Cannot be {action} yet: " + "; ".join(shortfalls)
 
 
-def _candidate_moments(matter: Matter, profile: Profile, hiatus: bool, now: datetime,
-                       kind: matter_kinds.KindSpec | None = None) -> list[datetime]:
+def _candidate_moments(
+    matter: Matter, profile: Profile, hiatus: bool, now: datetime, kind: matter_kind_rules.KindSpec | None = None
+) -> list[datetime]:
     """`now` and every later moment at which a time threshold of the rules is crossed."""
     moments = {now}
-    if kind is not None and kind.resolution == matter_kinds.RESOLVE_VERDICT:
-        crossings = matter_kinds.verdict_thresholds(kind.verdict_hours)
+    if kind is not None and kind.resolution == matter_kind_rules.RESOLVE_VERDICT:
+        crossings = matter_kind_rules.verdict_thresholds(matter_kind_rules.verdict_hours(kind))
     else:
         crossings = thresholds(PROPOSAL if kind is not None or matter.kind == MATTER else matter.kind, profile, hiatus)
     for hours, strictly_after in crossings:

@@ -33,9 +33,12 @@ def fair_play_check_post(*, post: Post, now: datetime, new: bool = True) -> list
     found = []
     if new and not post.anonymous:
         times = list(
-            Post.objects.filter(author_id=post.author_id, anonymous=False,
-                                posted_at__gte=day_start(now), posted_at__lt=next_day_start(now))
-            .values_list("posted_at", flat=True)
+            Post.objects.filter(
+                author_id=post.author_id,
+                anonymous=False,
+                posted_at__gte=day_start(now),
+                posted_at__lt=next_day_start(now),
+            ).values_list("posted_at", flat=True)
         )
         threshold = fairplay.posts_in_a_day(times, player_id=post.author_id, now=now)
         if threshold is not None:
@@ -55,7 +58,8 @@ def fair_play_check_post(*, post: Post, now: datetime, new: bool = True) -> list
 def fair_play_check_comment(*, comment: Comment, now: datetime) -> list[str]:
     """After ``comment`` was added at ``now``: the run of comments in a row it ends on its post."""
     latest = list(
-        Comment.objects.filter(post_id=comment.post_id).order_by("-at", "-pk")
+        Comment.objects.filter(post_id=comment.post_id)
+        .order_by("-at", "-pk")
         .values_list("pk", "author_id")[:LONGEST_RUN_READ]
     )
     threshold = fairplay.comments_in_a_row(latest[::-1], post_id=comment.post_id)

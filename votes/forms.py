@@ -11,8 +11,13 @@ class CommentForm(forms.Form):
         required=False,
     )
     icon = forms.ChoiceField(
-        choices=[("", "No icon"), ("for", "FOR"), ("against", "AGAINST"), ("deferential", "DEFERENTIAL"),
-                 ("veto", "VETO")],
+        choices=[
+            ("", "No icon"),
+            ("for", "FOR"),
+            ("against", "AGAINST"),
+            ("deferential", "DEFERENTIAL"),
+            ("veto", "VETO"),
+        ],
         required=False,
     )
     trivial = forms.BooleanField(required=False, label="Mark my FOR vote Trivial")
@@ -28,7 +33,7 @@ class PostForm(forms.Form):
     kind = forms.ChoiceField(
         choices=[(value, label) for value, label in Kind.choices if value != Kind.ASCENSION],
         label="Category",
-        help_text="The new Emperor posts the Ascension Address through its own form.",
+        help_text="Which rules the post is held to: the limits on Proposals, and who votes on what and how long.",
     )
     title = forms.CharField(
         max_length=300, help_text="For example “Proposal: Quorum Failures”. The part after the colon is the subject."
@@ -40,10 +45,12 @@ class PostForm(forms.Form):
         label="Flavour text",
         help_text="Shown with the post but not part of it.",
     )
-    trivial = forms.BooleanField(required=False, label="Trivial",
-                                 help_text="A Trivial proposal counts half against the proposal limits.")
-    anonymous = forms.BooleanField(required=False, label="Post anonymously",
-                                   help_text="A Call for Judgement may hide its author.")
+    trivial = forms.BooleanField(
+        required=False, label="Trivial", help_text="A Trivial proposal counts half against the proposal limits."
+    )
+    anonymous = forms.BooleanField(
+        required=False, label="Post anonymously", help_text="A Call for Judgement may hide its author."
+    )
 
     def __init__(self, *args, profile=None, matter_kinds=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -51,7 +58,8 @@ class PostForm(forms.Form):
         if matter_kinds:
             self.fields["kind"].choices = [
                 (value, f"{label} ({', '.join(matter_kinds)})" if value == Kind.MATTER else label)
-                for value, label in self.fields["kind"].choices]
+                for value, label in self.fields["kind"].choices
+            ]
         else:
             self.fields["kind"].choices = [c for c in self.fields["kind"].choices if c[0] != Kind.MATTER]
         # Only the fields the game's rules profile gives a meaning to.

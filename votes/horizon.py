@@ -1,5 +1,6 @@
 """The moment a page rendered now stops being right with no write: the earliest time, after now, at which a
-matter it judged becomes enactable or failable, or a pending matter it listed turns old.
+matter it judged becomes enactable or failable, a pending matter it listed turns old, an age it shows ("3
+hours old", "open 12.4 hours") changes, or the hiatus begins or ends.
 
 Pages do not ask for it; the selectors that judge matters note each such moment while a collector is open
 (``collecting``), so the page cache learns exactly what the page it stores depends on, without a query.
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import datetime
+from datetime import datetime, timedelta
 
 _moments: ContextVar[list[datetime] | None] = ContextVar("verdict_moments", default=None)
 
@@ -31,3 +32,17 @@ def note(candidates: Iterable[datetime | None], *, now: datetime) -> None:
     moments = _moments.get()
     if moments is not None:
         moments.extend(moment for moment in candidates if moment is not None and moment > now)
+
+
+def next_mark(start: datetime, period: timedelta, *, now: datetime) -> datetime:
+    """The first moment after ``now`` that is a whole number of ``period`` after ``start``: when an age shown
+    to that precision ("3 hours old", "open 12.4 hours") next changes."""
+    steps = (now - start) // period + 1
+    return start + max(steps, 1) * period
+
+
+def note_ages(starts: Iterable[datetime], period: timedelta, *, now: datetime) -> None:
+    """Note when each age counted from ``starts`` and shown to ``period`` next changes, if anyone is
+    collecting. Marks at half the shown precision cover ages that are rounded rather than cut."""
+    if _moments.get() is not None:
+        note((next_mark(start, period, now=now) for start in starts), now=now)

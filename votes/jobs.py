@@ -9,21 +9,24 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.conf import settings
+from django.db import transaction
 
 from dynasties.beat import JobReport
 from dynasties.models import Game
-from dynasties.notify import Notice, admins_now, notify, notify_many
+from dynasties.notify import Notice, admins_now, notify_many
 from dynasties.webhooks import webhook_queue_many
 from votes import engine
+from votes.engine_inputs import electorate_of
+from votes.judging import iter_resolvable_matters, judge_posts
 from votes.models import Kind, Post
-from votes.selectors import electorate_of, iter_resolvable_matters, judge_posts
+from votes.services import VoteError, matter_resolve
 from votes.state import game_state
 
 # Posts flagged per query.
 FLAG_BATCH = 1000
 
 
-def matters_flag_resolvable(*, now: datetime, dry_run: bool = False) -> JobReport:
+def flag_resolvable_matters(*, now: datetime, dry_run: bool = False) -> JobReport:
     """Mark pending matters the moment they become enactable or failable, and tell the admins once.
 
     The flags, notices and webhook events are written together, a few queries for the whole run, so a run
@@ -38,41 +41,76 @@ def matters_flag_resolvable(*, now: datetime, dry_run: bool = False) -> JobRepor
     events: list[tuple[str, dict]] = []
     for post in posts:
         judgement = judgements[post.pk]
-        for flag, legal, verb in (("enactable_since", judgement.can_enact, "enacted"),
-                                  ("failable_since", judgement.can_fail, "failed")):
+        for flag, legal, verb in (
+            ("enactable_since", judgement.can_enact, "enacted"),
+            ("failable_since", judgement.can_fail, "failed"),
+        ):
             if not legal or getattr(post, flag) is not None:
                 continue
             report.done.append(f"{post.slug}: may now be {verb}")
             flagged[flag].append(post.pk)
             key = f"{flag}:{post.pk}"
             notices.append(Notice(key=key, text=f"“{post.title}” may now be {verb}.", url=post.get_absolute_url()))
-            events.append((key, {
-                "event": "matter_resolvable", "title": post.title, "kind": post.kind, "may_be": verb,
-                "url": settings.SITE_URL.rstrip("/") + post.get_absolute_url(), "at": now.isoformat()}))
+            events.append(
+                (
+                    key,
+                    {
+                        "event": "matter_resolvable",
+                        "title": post.title,
+                        "kind": post.kind,
+                        "may_be": verb,
+                        "url": settings.SITE_URL.rstrip("/") + post.get_absolute_url(),
+                        "at": now.isoformat(),
+                    },
+                )
+            )
     if dry_run or not notices:
         return report
-    for flag, pks in flagged.items():
-        for start in range(0, len(pks), FLAG_BATCH):
-            Post.objects.filter(pk__in=pks[start:start + FLAG_BATCH], **{f"{flag}__isnull": True}).update(
-                **{flag: now})
-    notify_many(users=admins_now(now), notices=notices, now=now, kind="resolvable")
-    webhook_queue_many(events=events, now=now)
+    # One transaction, so the run moves the content version once however many matters it flags.
+    with transaction.atomic():
+        for flag, pks in flagged.items():
+            for start in range(0, len(pks), FLAG_BATCH):
+                Post.objects.filter(pk__in=pks[start : start + FLAG_BATCH], **{f"{flag}__isnull": True}).update(
+                    **{flag: now}
+                )
+        notify_many(users=admins_now(now), notices=notices, now=now, kind="resolvable")
+        webhook_queue_many(events=events, now=now)
     return report
 
 
 def proposals_mark_stale(*, now: datetime, dry_run: bool = False) -> JobReport:
-    """2016: a proposal pending more than seven days is skipped as “oldest” and any admin may fail it."""
+    """2016: a proposal pending more than seven days is skipped as “oldest” and any admin may fail it.
+
+    The flags and the admins' notices are written together in one transaction, a few queries whatever the
+    number of proposals, so a first run over an imported archive moves the content version once, not once per
+    proposal; a run that finds none new writes nothing.
+    """
     profile = Game.load().rules_profile()
     report = JobReport()
-    for post in Post.objects.pending().filter(kind=Kind.PROPOSAL, stale_since__isnull=True):
-        if not engine.is_stale(post.posted_at, profile=profile, now=now):
-            continue
-        report.done.append(f"{post.slug}: pending more than seven days")
-        if dry_run:
-            continue
-        Post.objects.filter(pk=post.pk, stale_since__isnull=True).update(stale_since=now)
-        notify(users=admins_now(now), key=f"stale:{post.pk}", now=now, url=post.get_absolute_url(),
-               text=f"“{post.title}” has been pending more than seven days; any admin may fail it.")
+    candidates = Post.objects.pending().filter(kind=Kind.PROPOSAL, stale_since__isnull=True).order_by("posted_at", "pk")
+    stale = [
+        post
+        for post in candidates.only("pk", "slug", "title", "posted_at")
+        if engine.is_stale(post.posted_at, profile=profile, now=now)
+    ]
+    report.done.extend(f"{post.slug}: pending more than seven days" for post in stale)
+    if dry_run or not stale:
+        return report
+    notices = [
+        Notice(
+            key=f"stale:{post.pk}",
+            url=post.get_absolute_url(),
+            text=f"“{post.title}” has been pending more than seven days; any admin may fail it.",
+        )
+        for post in stale
+    ]
+    with transaction.atomic():
+        pks = [post.pk for post in stale]
+        for start in range(0, len(pks), FLAG_BATCH):
+            Post.objects.filter(pk__in=pks[start : start + FLAG_BATCH], stale_since__isnull=True).update(
+                stale_since=now
+            )
+        notify_many(users=admins_now(now), notices=notices, now=now)
     return report
 
 
@@ -96,21 +134,18 @@ class _PendingJudgements:
         basis = (state.game.rules_profile(), electorate_of(state))
         if basis != self.basis:
             self.basis, self.judgements = basis, {}
-        unjudged = [post for post in state.pending
-                    if post.pk not in self.judgements or post.matter_kind_id is not None]
+        unjudged = [post for post in state.pending if post.pk not in self.judgements or post.matter_kind_id is not None]
         self.judgements.update(judge_posts(unjudged, state=state, now=now))
         return {post.pk: self.judgements[post.pk] for post in state.pending}
 
 
 def matters_auto_resolve(*, now: datetime, dry_run: bool = False) -> JobReport:
     """When the game allows it, resolve every matter that is legal to resolve now, as the system: exactly what
-    the admin panel offers (both ask ``selectors.iter_resolvable_matters``), enacting where both are legal.
+    the admin panel offers (both ask ``judging.iter_resolvable_matters``), enacting where both are legal.
 
     Each matter is judged once per run, not once per resolution (see ``_PendingJudgements``), so a run that
     finds many matters to resolve costs about as much judging as one that finds one.
     """
-    from votes.services import VoteError, matter_resolve
-
     report = JobReport()
     if not Game.load().auto_resolve:
         return report

@@ -63,12 +63,26 @@ ACTION_PHRASES = {
 
 EDIT_ONLY_AUTHOR = "Only the author of a post may edit it."
 EDIT_RESOLVED = "A resolved matter can no longer be edited."
+# Why an official post can no longer be edited: who locked it and how, then the profile's rule in plain words,
+# then what its author can do instead (``edit_locked_message``).
 EDIT_LOCKED = {
-    EDIT_UNTIL_OTHERS_COMMENT: "This post can no longer be edited: someone other than its author commented.",
-    EDIT_UNTIL_ANY_COMMENT: "This post can no longer be edited: it has been commented on.",
-    EDIT_UNTIL_NON_NOTE_COMMENT: (
-        "This post can no longer be edited: it has a comment other than a “Note:” without a voting icon."
+    EDIT_UNTIL_OTHERS_COMMENT: (
+        "This post can no longer be edited: {who} {did} on it. An official post may be changed only until "
+        "someone other than its author comments on it."
     ),
+    EDIT_UNTIL_ANY_COMMENT: (
+        "This post can no longer be edited: {who} {did} on it. An official post may be changed only until "
+        "a player, its author included, comments on it."
+    ),
+    EDIT_UNTIL_NON_NOTE_COMMENT: (
+        "This post can no longer be edited: {who} {did} on it. An official post may be changed only until "
+        "a player, its author included, votes or comments on it; a comment that begins “Note:” and carries no "
+        "vote does not count."
+    ),
+}
+EDIT_INSTEAD = {
+    "proposal": "You can still explain in a comment, or post a corrected Proposal and vote AGAINST this one.",
+    "": "You can still explain in a comment.",
 }
 CATEGORY_FIXED = "An official post's category is fixed {minutes} minutes after it was posted."
 NEVER_BECOMES_OFFICIAL = "A non-official post may not be changed into an official post."
@@ -79,11 +93,8 @@ BECOMES_OFFICIAL_WINDOW = (
 
 DOV_NOT_BY_EMPEROR = "The Emperor may not make a Declaration of Victory."
 DOV_BARRED = (
-    "Your Declaration of Victory failed with AGAINST votes at {failed}; "
-    "you may not make another until after {until}."
+    "Your Declaration of Victory failed with AGAINST votes at {failed}; you may not make another until after {until}."
 )
-
-
 
 
 @dataclass(frozen=True)
@@ -164,14 +175,19 @@ def proposal_allowance(*, profile: Profile, now: datetime, own: Sequence[OwnProp
     """What the limits leave of today's and the pending allowance, given the poster's own proposals."""
     pending_weight = sum(proposal_weight(profile=profile, trivial=p.trivial) for p in own if p.pending)
     today = day_start(now)
-    today_weight = sum(proposal_weight(profile=profile, trivial=p.trivial) for p in own
-                       if today <= p.posted_at <= now)
+    today_weight = sum(proposal_weight(profile=profile, trivial=p.trivial) for p in own if today <= p.posted_at <= now)
     if profile.trivial_proposals:
-        return Allowance(pending_left=max(0, profile.pending_limit - pending_weight),
-                         today_left=max(0, profile.daily_limit - today_weight), weighted=True)
+        return Allowance(
+            pending_left=max(0, profile.pending_limit - pending_weight),
+            today_left=max(0, profile.daily_limit - today_weight),
+            weighted=True,
+        )
     full = profile.proposal_weight
-    return Allowance(pending_left=max(0, profile.pending_limit - pending_weight) // full,
-                     today_left=max(0, profile.daily_limit - today_weight) // full, weighted=False)
+    return Allowance(
+        pending_left=max(0, profile.pending_limit - pending_weight) // full,
+        today_left=max(0, profile.daily_limit - today_weight) // full,
+        weighted=False,
+    )
 
 
 def _pending_message(profile: Profile, pending_weight: int, new_weight: int) -> str:
@@ -189,14 +205,10 @@ def _daily_message(profile: Profile, today_weight: int, new_weight: int, count: 
     when = format_moment(next_day_start(now))
     if not profile.trivial_proposals:
         return DAILY_LIMIT.format(count=count, limit=profile.daily_limit, when=when)
-    return WEIGHTED_DAILY_LIMIT.format(
-        weight=today_weight, new_weight=new_weight, limit=profile.daily_limit, when=when
-    )
+    return WEIGHTED_DAILY_LIMIT.format(weight=today_weight, new_weight=new_weight, limit=profile.daily_limit, when=when)
 
 
-def _trivial_would_fit(
-    profile: Profile, new_is_trivial: bool, pending_weight: int, today_weight: int
-) -> bool:
+def _trivial_would_fit(profile: Profile, new_is_trivial: bool, pending_weight: int, today_weight: int) -> bool:
     if new_is_trivial or not profile.trivial_proposals:
         return False
     return (
@@ -208,23 +220,17 @@ def _trivial_would_fit(
 # --- Hiatus ---
 
 
-def hiatus_post_allowed(
-    *, kind: str, profile: Profile, hiatus_reason: str | Iterable[str] | None
-) -> LimitVerdict:
+def hiatus_post_allowed(*, kind: str, profile: Profile, hiatus_reason: str | Iterable[str] | None) -> LimitVerdict:
     """Whether a post of `kind` may be made during the hiatus; non-official posts always may."""
     return _hiatus_verdict("post", kind, profile, hiatus_reason)
 
 
-def hiatus_vote_allowed(
-    *, kind: str, profile: Profile, hiatus_reason: str | Iterable[str] | None
-) -> LimitVerdict:
+def hiatus_vote_allowed(*, kind: str, profile: Profile, hiatus_reason: str | Iterable[str] | None) -> LimitVerdict:
     """Whether votes may be cast on a matter of `kind` during the hiatus."""
     return _hiatus_verdict("vote", kind, profile, hiatus_reason)
 
 
-def hiatus_resolve_allowed(
-    *, kind: str, profile: Profile, hiatus_reason: str | Iterable[str] | None
-) -> LimitVerdict:
+def hiatus_resolve_allowed(*, kind: str, profile: Profile, hiatus_reason: str | Iterable[str] | None) -> LimitVerdict:
     """Whether an admin may enact or fail a matter of `kind` during the hiatus."""
     return _hiatus_verdict("resolve", kind, profile, hiatus_reason)
 
@@ -246,9 +252,7 @@ def _hiatus_verdict(
         }[action]
         if kind not in allowed_kinds:
             what = ACTION_PHRASES[action].format(kind=KIND_NAMES[kind])
-            return LimitVerdict(
-                allowed=False, message=HIATUS_FORBIDS.format(why=HIATUS_WHY[reason], what=what)
-            )
+            return LimitVerdict(allowed=False, message=HIATUS_FORBIDS.format(why=HIATUS_WHY[reason], what=what))
     return LimitVerdict(allowed=True)
 
 
@@ -306,8 +310,10 @@ def edit_allowed(
     comments: Sequence[PostComment],
     now: datetime,
     resolved: bool = False,
+    kind: str = "",
 ) -> LimitVerdict:
     """Whether `editor` may alter or remove the post now: its author only, while the profile's lock allows.
+    `kind` (the post's) lets a refusal say what its author can do instead.
 
     No profile lets anyone else alter a post, admins included: the admin processing an official post only
     appends its status in the admin field, which resolving writes. This answers both whether the edit form
@@ -319,19 +325,33 @@ def edit_allowed(
         return LimitVerdict(allowed=False, message=EDIT_ONLY_AUTHOR)
     if not official:
         return LimitVerdict(allowed=True)
-    if _edit_locked(profile, post_author, [comment for comment in comments if comment.at <= now]):
-        return LimitVerdict(allowed=False, message=EDIT_LOCKED[profile.edit_lock])
+    locking = _locking_comment(profile, post_author, [comment for comment in comments if comment.at <= now])
+    if locking is not None:
+        message = edit_locked_message(profile, locking, post_author=post_author, kind=kind)
+        return LimitVerdict(allowed=False, message=message)
     return LimitVerdict(allowed=True)
 
 
-def _edit_locked(profile: Profile, post_author: str, comments: list[PostComment]) -> bool:
+def _locking_comment(profile: Profile, post_author: str, comments: Sequence[PostComment]) -> PostComment | None:
+    """The first comment that locks the post under the profile's rule, if any has."""
     if profile.edit_lock == EDIT_UNTIL_OTHERS_COMMENT:
-        return any(comment.author != post_author for comment in comments)
-    if profile.edit_lock == EDIT_UNTIL_ANY_COMMENT:
-        return any(comment.by_player for comment in comments)
-    if profile.edit_lock == EDIT_UNTIL_NON_NOTE_COMMENT:
-        return any(comment.by_player and not is_note(comment) for comment in comments)
-    raise ValueError(f"Unknown edit_lock {profile.edit_lock!r}.")
+        locks = [comment for comment in comments if comment.author != post_author]
+    elif profile.edit_lock == EDIT_UNTIL_ANY_COMMENT:
+        locks = [comment for comment in comments if comment.by_player]
+    elif profile.edit_lock == EDIT_UNTIL_NON_NOTE_COMMENT:
+        locks = [comment for comment in comments if comment.by_player and not is_note(comment)]
+    else:
+        raise ValueError(f"Unknown edit_lock {profile.edit_lock!r}.")
+    return min(locks, key=lambda comment: comment.at) if locks else None
+
+
+def edit_locked_message(profile: Profile, locking: PostComment, *, post_author: str, kind: str = "") -> str:
+    """Why the post can no longer be edited, naming the comment that locked it ("Ben voted on it"), and what
+    its author can do instead."""
+    who = "you" if locking.author == post_author else locking.author
+    did = "voted" if locking.icon else "commented"
+    why = EDIT_LOCKED[profile.edit_lock].format(who=who, did=did)
+    return f"{why} {EDIT_INSTEAD.get(kind, EDIT_INSTEAD[''])}"
 
 
 def category_change_allowed(
@@ -365,8 +385,9 @@ def _official_category_change(
     fixed_after = profile.official_category_fixed_minutes
     if fixed_after is not None and age > timedelta(minutes=fixed_after):
         return LimitVerdict(allowed=False, message=CATEGORY_FIXED.format(minutes=fixed_after))
-    if _edit_locked(profile, post_author, comments):
-        return LimitVerdict(allowed=False, message=EDIT_LOCKED[profile.edit_lock])
+    locking = _locking_comment(profile, post_author, comments)
+    if locking is not None:
+        return LimitVerdict(allowed=False, message=edit_locked_message(profile, locking, post_author=post_author))
     return LimitVerdict(allowed=True)
 
 

@@ -12,10 +12,11 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 from django.urls import reverse
 
 from dynasties.phases import PHASE_CHOICES
+from votes import effects, matter_kind_rules
 from votes.markup import render_markdown
 
 MAX_BODY_BYTES = 100 * 1024
@@ -89,6 +90,14 @@ class PostQuerySet(models.QuerySet):
     def pending(self) -> PostQuerySet:
         return self.votable().filter(status=Status.PENDING)
 
+    def recently_resolved(self) -> PostQuerySet:
+        """Matters resolved and not reopened since, newest first, each once however often it was resolved.
+
+        Tested with EXISTS rather than joined and made DISTINCT: over ten times the history the join sorted
+        every resolved matter's columns to keep the newest few."""
+        resolved = Resolution.objects.filter(post=OuterRef("pk"))
+        return self.votable().exclude(status=Status.PENDING).filter(Exists(resolved)).order_by("-posted_at", "-pk")
+
     def for_listing(self) -> PostQuerySet:
         return self.select_related("author", "dynasty", "matter_kind")
 
@@ -127,15 +136,30 @@ class Post(models.Model):
     enactable_since = models.DateTimeField(null=True, blank=True, editable=False)
     failable_since = models.DateTimeField(null=True, blank=True, editable=False)
     stale_since = models.DateTimeField(
-        null=True, blank=True, editable=False,
+        null=True,
+        blank=True,
+        editable=False,
         help_text="When it had been pending more than seven days (2016): skipped for 'oldest', failable.",
     )
+    carried_out_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When an admin said this enacted matter's effects were carried out by other means (or needed no "
+        "Ruleset change): the admin panel stops asking for a Ruleset revision that cites it.",
+    )
     matter_kind = models.ForeignKey(
-        "votes.MatterKind", null=True, blank=True, on_delete=models.PROTECT, related_name="posts",
+        "votes.MatterKind",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="posts",
         help_text="The dynasty's own kind of matter this is (a Petition, a Town Meeting), set from its title.",
     )
 
     objects = PostQuerySet.as_manager()
+    # Not a field: a listing sets it on the posts of its page (``with_comment_counts``) in one query.
+    comment_count: int
 
     class Meta:
         ordering = ["-posted_at", "-pk"]
@@ -221,18 +245,9 @@ class Comment(models.Model):
 class Resolution(models.Model):
     """An append-only record of who enacted, failed or reopened a matter, and when."""
 
-    ENACTED = "enacted"
-    FAILED = "failed"
-    VETOED = "vetoed"
-    SELF_KILLED = "self-killed"
+    # A resolution records one of the outcomes, or that an admin reopened the matter: a record, not an outcome.
     REOPENED = "reopened"
-    OUTCOME_CHOICES = [
-        (ENACTED, "Enacted"),
-        (FAILED, "Failed"),
-        (VETOED, "Vetoed"),
-        (SELF_KILLED, "Self-killed"),
-        (REOPENED, "Reopened"),
-    ]
+    OUTCOME_CHOICES = [*Outcome.choices, (REOPENED, "Reopened")]
 
     post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="resolutions")
     outcome = models.CharField(max_length=12, choices=OUTCOME_CHOICES)
@@ -251,6 +266,9 @@ class Resolution(models.Model):
 
     class Meta:
         ordering = ["at", "pk"]
+        # The admin panel asks for the matters enacted in the last week (enacted_awaiting_ruleset): without
+        # it, every resolution of the game's history is read to find them.
+        indexes = [models.Index(fields=["at"], name="resolution_at")]
 
     def __str__(self) -> str:
         return f"{self.post.slug} {self.outcome} at {self.at:%Y-%m-%d %H:%M}"
@@ -269,7 +287,7 @@ def amendment_digest(operations: list) -> str:
 class Amendment(models.Model):
     """The exact change a Proposal or Call for Judgement makes, as a list of typed operations.
 
-    The operations are plain JSON (see ``blognomic.amendments``): votes stores them with the post and
+    The operations are plain JSON (see ``blognomic.flows.amendments``): votes stores them with the post and
     says when the post is enacted; the layer above checks, shows and applies them. They may be changed
     only while the post itself may be edited.
     """
@@ -278,7 +296,8 @@ class Amendment(models.Model):
     operations = models.JSONField(default=list, help_text="The operations, in the order they apply.")
     digest = models.CharField(max_length=64, editable=False, help_text="SHA-256 of the operations.")
     base_ruleset_revision = models.PositiveIntegerField(
-        null=True, blank=True,
+        null=True,
+        blank=True,
         help_text="The Ruleset revision the amendment was written against; rules are followed from there.",
     )
     written_at = models.DateTimeField(help_text="When the operations were last written.")
@@ -297,53 +316,100 @@ class MatterKindQuerySet(models.QuerySet):
 
 
 class MatterKind(models.Model):
-    """A kind of votable matter a dynasty's rules define (see ``votes.kinds``), recorded citing the enacted
+    """A kind of votable matter a dynasty's rules define (see ``votes.matter_kind_rules``), recorded citing the enacted
     Proposal that defined it. Never edited: a change retires it and defines a new one."""
 
     dynasty = models.ForeignKey("dynasties.Dynasty", on_delete=models.CASCADE, related_name="matter_kinds")
     name = models.CharField(max_length=60, help_text="As the dynastic rule names it: “Petition”, “Town Meeting”.")
-    base = models.CharField(max_length=8, choices=[("proposal", "A kind of Proposal (queues like one)"),
-                                                   ("matter", "A category of its own")], default="matter")
-    subject_rule = models.CharField(max_length=8, choices=[("prefix", "The title starts with"),
-                                                           ("phrase", "The title includes")], default="prefix")
+    base = models.CharField(
+        max_length=8,
+        choices=[("proposal", "A kind of Proposal (queues like one)"), ("matter", "A category of its own")],
+        default="matter",
+    )
+    subject_rule = models.CharField(
+        max_length=8, choices=[("prefix", "The title starts with"), ("phrase", "The title includes")], default="prefix"
+    )
     subject_text = models.CharField(max_length=60, help_text="“Petition:” or “Town Meeting”.")
-    posters = models.CharField(max_length=12, default="any", choices=[
-        ("any", "Any active player"), ("not_emperor", "Any active player but the Emperor"),
-        ("emperor", "The Emperor alone"), ("filter", "Players whose GNDT values pass the conditions")])
-    posters_filter = models.JSONField(default=list, blank=True,
-                                      help_text='Conditions: [{"column": "Alive", "op": "=", "value": "Yes"}].')
-    electorate = models.CharField(max_length=12, default="any", choices=[
-        ("any", "Every active player"), ("emperor", "The Emperor alone"),
-        ("filter", "Players whose GNDT values pass the conditions")])
+    posters = models.CharField(
+        max_length=12,
+        default="any",
+        choices=[
+            ("any", "Any active player"),
+            ("not_emperor", "Any active player but the Emperor"),
+            ("emperor", "The Emperor alone"),
+            ("filter", "Players whose GNDT values pass the conditions"),
+        ],
+    )
+    posters_filter = models.JSONField(
+        default=list, blank=True, help_text='Conditions: [{"column": "Alive", "op": "=", "value": "Yes"}].'
+    )
+    electorate = models.CharField(
+        max_length=12,
+        default="any",
+        choices=[
+            ("any", "Every active player"),
+            ("emperor", "The Emperor alone"),
+            ("filter", "Players whose GNDT values pass the conditions"),
+        ],
+    )
     electorate_filter = models.JSONField(
-        default=list, blank=True,
-        help_text='Conditions, all of which must hold: [{"column": "Occupation", "op": "≠", "value": "Prisoner"}].')
-    quorum = models.CharField(max_length=8, default="profile", choices=[
-        ("profile", "The profile's: half the active players, rounded down, plus one"),
-        ("eligible", "Half the eligible voters, rounded down, plus one")])
-    resolution = models.CharField(max_length=8, default="core", choices=[
-        ("core", "By the core rules of Proposals"),
-        ("verdict", "A verdict after some hours: approved, rejected or ignored")])
+        default=list,
+        blank=True,
+        help_text='Conditions, all of which must hold: [{"column": "Occupation", "op": "≠", "value": "Prisoner"}].',
+    )
+    quorum = models.CharField(
+        max_length=8,
+        default="profile",
+        choices=[
+            ("profile", "The profile's: half the active players, rounded down, plus one"),
+            ("eligible", "Half the eligible voters, rounded down, plus one"),
+        ],
+    )
+    resolution = models.CharField(
+        max_length=8,
+        default="core",
+        choices=[
+            ("core", "By the core rules of Proposals"),
+            ("verdict", "A verdict after some hours: approved, rejected or ignored"),
+        ],
+    )
     verdict_hours = models.PositiveIntegerField(null=True, blank=True, help_text="For a verdict: after how many hours.")
-    veto = models.CharField(max_length=8, default="profile", choices=[
-        ("profile", "As the profile says for its base"), ("none", "Nobody"),
-        ("emperor", "The Emperor, even without a vote on it"), ("filter", "Players whose GNDT values pass")])
+    veto = models.CharField(
+        max_length=8,
+        default="profile",
+        choices=[
+            ("profile", "As the profile says for its base"),
+            ("none", "Nobody"),
+            ("emperor", "The Emperor, even without a vote on it"),
+            ("filter", "Players whose GNDT values pass"),
+        ],
+    )
     veto_filter = models.JSONField(default=list, blank=True)
     counts_towards_limits = models.BooleanField(default=True, help_text="Counts towards proposal limits.")
     phase = models.CharField(
-        max_length=20, blank=True,
+        max_length=20,
+        blank=True,
         choices=[("", "Any time"), *((name, f"Only during the {name}") for name in PHASE_CHOICES)],
         help_text="May be posted only during this phase of the game's calendar (Daytime: even-numbered days of "
-        "the month, UTC; Nighttime: odd ones). Empty: at any time.")
-    proposal = models.ForeignKey(Post, on_delete=models.PROTECT, related_name="+",
-                                 help_text="The enacted Proposal that defined it.")
+        "the month, UTC; Nighttime: odd ones). Empty: at any time.",
+    )
+    proposal = models.ForeignKey(
+        Post, on_delete=models.PROTECT, related_name="+", help_text="The enacted Proposal that defined it."
+    )
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField()
     retired_at = models.DateTimeField(null=True, blank=True)
-    retired_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                   related_name="+")
-    retired_because = models.ForeignKey(Post, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
-                                        help_text="The enacted Proposal that removed it.")
+    retired_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    retired_because = models.ForeignKey(
+        Post,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The enacted Proposal that removed it.",
+    )
 
     objects = MatterKindQuerySet.as_manager()
 
@@ -354,16 +420,23 @@ class MatterKind(models.Model):
         return self.name
 
     def spec(self):
-        """The pure definition (``votes.kinds.KindSpec``)."""
-        from votes import kinds
-
-        return kinds.KindSpec(
-            id=self.pk, name=self.name, base=self.base, subject_rule=self.subject_rule,
-            subject_text=self.subject_text, posters=self.posters,
-            posters_filter=kinds.conditions_from(self.posters_filter), electorate=self.electorate,
-            electorate_filter=kinds.conditions_from(self.electorate_filter), quorum=self.quorum,
-            resolution=self.resolution, verdict_hours=self.verdict_hours, veto=self.veto,
-            veto_filter=kinds.conditions_from(self.veto_filter), counts_towards_limits=self.counts_towards_limits,
+        """The pure definition (``votes.matter_kind_rules.KindSpec``)."""
+        return matter_kind_rules.KindSpec(
+            id=self.pk,
+            name=self.name,
+            base=self.base,
+            subject_rule=self.subject_rule,
+            subject_text=self.subject_text,
+            posters=self.posters,
+            posters_filter=matter_kind_rules.conditions_from(self.posters_filter),
+            electorate=self.electorate,
+            electorate_filter=matter_kind_rules.conditions_from(self.electorate_filter),
+            quorum=self.quorum,
+            resolution=self.resolution,
+            verdict_hours=self.verdict_hours,
+            veto=self.veto,
+            veto_filter=matter_kind_rules.conditions_from(self.veto_filter),
+            counts_towards_limits=self.counts_towards_limits,
             phase=self.phase,
         )
 
@@ -374,25 +447,44 @@ class MatterEffect(models.Model):
 
     dynasty = models.ForeignKey("dynasties.Dynasty", on_delete=models.CASCADE, related_name="matter_effects")
     label = models.CharField(max_length=120, help_text="Shown to the admin and in the GNDT log: “proposer's reward”.")
-    core_kind = models.CharField(max_length=8, blank=True, choices=[("proposal", "Proposals"),
-                                                                    ("cfj", "Calls for Judgement"),
-                                                                    ("dov", "Declarations of Victory")])
-    matter_kind = models.ForeignKey(MatterKind, null=True, blank=True, on_delete=models.PROTECT,
-                                    related_name="effects", help_text="Or one of the dynasty's own kinds.")
-    when = models.CharField(max_length=8, default="enacted", choices=[
-        ("enacted", "On enactment"), ("failed", "On failure"), ("either", "On either")])
-    target = models.CharField(max_length=12, default="author", choices=[
-        ("author", "Its author"), ("admin", "The admin who resolves it"),
-        ("non_voters", "Every active player who did not vote on it")])
+    core_kind = models.CharField(
+        max_length=8,
+        blank=True,
+        choices=[("proposal", "Proposals"), ("cfj", "Calls for Judgement"), ("dov", "Declarations of Victory")],
+    )
+    matter_kind = models.ForeignKey(
+        MatterKind,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="effects",
+        help_text="Or one of the dynasty's own kinds.",
+    )
+    when = models.CharField(
+        max_length=8,
+        default="enacted",
+        choices=[("enacted", "On enactment"), ("failed", "On failure"), ("either", "On either")],
+    )
+    target = models.CharField(
+        max_length=12,
+        default="author",
+        choices=[
+            ("author", "Its author"),
+            ("admin", "The admin who resolves it"),
+            ("non_voters", "Every active player who did not vote on it"),
+        ],
+    )
     column = models.CharField(max_length=60, help_text="The GNDT column (whole numbers) it changes.")
     amount = models.IntegerField(help_text="Added to the value; negative to take away.")
     trivial_amount = models.IntegerField(null=True, blank=True, help_text="Instead, when the matter is Trivial.")
     optional = models.BooleanField(default=False, help_text="The admin chooses it when resolving (a checkbox).")
-    after_hours = models.PositiveIntegerField(null=True, blank=True,
-                                              help_text="Only when it was pending more than this many hours.")
+    after_hours = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Only when it was pending more than this many hours."
+    )
     not_if_vetoed_or_self_killed = models.BooleanField(default=False)
-    proposal = models.ForeignKey(Post, on_delete=models.PROTECT, related_name="+",
-                                 help_text="The enacted Proposal that defined it.")
+    proposal = models.ForeignKey(
+        Post, on_delete=models.PROTECT, related_name="+", help_text="The enacted Proposal that defined it."
+    )
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField()
     retired_at = models.DateTimeField(null=True, blank=True)
@@ -407,11 +499,17 @@ class MatterEffect(models.Model):
 
     def spec(self):
         """The pure definition (``votes.effects.EffectSpec``)."""
-        from votes import effects
-
         return effects.EffectSpec(
-            id=self.pk, label=self.label, column=self.column, amount=self.amount, target=self.target,
-            when=self.when, trivial_amount=self.trivial_amount, optional=self.optional,
-            after_hours=self.after_hours, not_if_vetoed_or_self_killed=self.not_if_vetoed_or_self_killed,
-            core_kind=self.core_kind, kind_id=self.matter_kind_id,
+            id=self.pk,
+            label=self.label,
+            column=self.column,
+            amount=self.amount,
+            target=self.target,
+            when=self.when,
+            trivial_amount=self.trivial_amount,
+            optional=self.optional,
+            after_hours=self.after_hours,
+            not_if_vetoed_or_self_killed=self.not_if_vetoed_or_self_killed,
+            core_kind=self.core_kind,
+            kind_id=self.matter_kind_id,
         )

@@ -9,9 +9,10 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from dynasties.models import User
-from votes import kinds, limits
+from votes import limits, matter_kind_rules
+from votes.engine_inputs import edit_comments
 from votes.fairplay_notices import after_commit, fair_play_check_post
-from votes.matter_kinds import game_values, kind_of_title
+from votes.matter_kind_services import game_values, kind_of_title
 from votes.models import (
     AMENDABLE_KINDS,
     MAX_BODY_BYTES,
@@ -23,7 +24,7 @@ from votes.models import (
     Status,
     title_subject,
 )
-from votes.selectors import edit_comments, last_failed_dov_with_against
+from votes.selectors import last_failed_dov_with_against
 from votes.state import GameState, game_state
 
 
@@ -82,17 +83,23 @@ def matter_kind_for(*, author: User, kind: str, title: str, state: GameState):
         return None
     matter_kind = kind_of_title(state.dynasty, base=kind, title=title)
     if matter_kind is None and kind == Kind.MATTER:
-        known = [k for k in state.dynasty.matter_kinds.filter(retired_at__isnull=True, base=kinds.BASE_MATTER)
-                 ] if state.dynasty else []
+        known = (
+            [k for k in state.dynasty.matter_kinds.filter(retired_at__isnull=True, base=matter_kind_rules.BASE_MATTER)]
+            if state.dynasty
+            else []
+        )
         if not known:
             raise PostError(NO_MATTER_KINDS)
-        raise PostError(NO_MATTER_KIND.format(title=title, known="; ".join(
-            f"{k.name}: {kinds.describe_subject(k.spec())}" for k in known)))
+        raise PostError(
+            NO_MATTER_KIND.format(
+                title=title, known="; ".join(f"{k.name}: {matter_kind_rules.describe_subject(k.spec())}" for k in known)
+            )
+        )
     if matter_kind is not None:
         spec = matter_kind.spec()
-        values = game_values(matter_kind.dynasty_id).values if kinds.needs_values(spec) else {}
+        values = game_values(matter_kind.dynasty_id).values if matter_kind_rules.needs_values(spec) else {}
         emperor = state.emperor.username if state.emperor else None
-        if not kinds.may_post(spec, author=author.username, emperor=emperor, values=values):
+        if not matter_kind_rules.may_post(spec, author=author.username, emperor=emperor, values=values):
             raise PostError(MAY_NOT_POST_KIND.format(kind=spec.name))
     return matter_kind
 
@@ -101,13 +108,22 @@ def check_kind_phase(matter_kind, *, now: datetime) -> None:
     """Refuse a matter of a kind limited to a phase of the calendar outside it (2008: "Town Meetings may be
     called by any living Villager during the daytime")."""
     if matter_kind is not None and matter_kind.phase:
-        problem = kinds.phase_refusal_for(matter_kind.spec(), now)
+        problem = matter_kind_rules.phase_refusal_for(matter_kind.spec(), now)
         if problem:
             raise PostError(problem)
 
 
-def check_posting_rules(*, author: User, kind: str, trivial: bool, anonymous: bool, state: GameState,
-                        now: datetime, moving: Post | None = None, matter_kind=None) -> None:
+def check_posting_rules(
+    *,
+    author: User,
+    kind: str,
+    trivial: bool,
+    anonymous: bool,
+    state: GameState,
+    now: datetime,
+    moving: Post | None = None,
+    matter_kind=None,
+) -> None:
     """Every rule a post in ``kind`` must pass to be made now: who may post, hiatus, the phase a dynasty's kind
     may be posted in, proposal limits, who may declare victory, the Ascension Address's own form, anonymity.
 
@@ -122,8 +138,9 @@ def check_posting_rules(*, author: User, kind: str, trivial: bool, anonymous: bo
         if not verdict.allowed:
             raise PostError(verdict.message)
     check_kind_phase(matter_kind, now=now)
-    if (kind == Kind.PROPOSAL and matter_kind is None) or (matter_kind is not None
-                                                           and matter_kind.counts_towards_limits):
+    if (kind == Kind.PROPOSAL and matter_kind is None) or (
+        matter_kind is not None and matter_kind.counts_towards_limits
+    ):
         _check_proposal_limit(author=author, profile=profile, now=now, trivial=trivial, moving=moving)
     if kind == Kind.DOV:
         _check_declaration(author=author, state=state, profile=profile, now=now)
@@ -133,8 +150,18 @@ def check_posting_rules(*, author: User, kind: str, trivial: bool, anonymous: bo
         raise PostError(ANONYMOUS_ONLY_CFJ)
 
 
-def post_create(*, author: User, kind: str, title: str, body: str = "", flavour: str = "", trivial: bool = False,
-                anonymous: bool = False, now: datetime, slug: str | None = None) -> Post:
+def post_create(
+    *,
+    author: User,
+    kind: str,
+    title: str,
+    body: str = "",
+    flavour: str = "",
+    trivial: bool = False,
+    anonymous: bool = False,
+    now: datetime,
+    slug: str | None = None,
+) -> Post:
     """Make a post in a category, enforcing the rules on who may post what and when."""
     title = _checked_text(kind=kind, title=title, body=body, flavour=flavour)
     with transaction.atomic():
@@ -144,8 +171,15 @@ def post_create(*, author: User, kind: str, title: str, body: str = "", flavour:
         matter_kind = None
         if author.username in state.roster.active_names:
             matter_kind = matter_kind_for(author=author, kind=kind, title=title, state=state)
-        check_posting_rules(author=author, kind=kind, trivial=trivial, anonymous=anonymous, state=state, now=now,
-                            matter_kind=matter_kind)
+        check_posting_rules(
+            author=author,
+            kind=kind,
+            trivial=trivial,
+            anonymous=anonymous,
+            state=state,
+            now=now,
+            matter_kind=matter_kind,
+        )
         post = Post.objects.create(
             slug=slug or unique_slug(title),
             kind=kind,
@@ -166,8 +200,11 @@ def post_create(*, author: User, kind: str, title: str, body: str = "", flavour:
 
 def _check_declaration(*, author: User, state, profile, now: datetime) -> None:
     verdict = limits.dov_post_allowed(
-        profile=profile, author=author.username, emperor=state.emperor.username if state.emperor else None,
-        now=now, hiatus_reason=state.hiatus.reasons if state.hiatus else None,
+        profile=profile,
+        author=author.username,
+        emperor=state.emperor.username if state.emperor else None,
+        now=now,
+        hiatus_reason=state.hiatus.reasons if state.hiatus else None,
         last_failed_dov_with_against_at=last_failed_dov_with_against(author),
     )
     if not verdict.allowed:
@@ -176,9 +213,9 @@ def _check_declaration(*, author: User, state, profile, now: datetime) -> None:
 
 def _check_proposal_limit(*, author: User, profile, now: datetime, trivial: bool, moving: Post | None) -> None:
     counted = Post.objects.counting_towards_limits()
-    recent = counted.filter(author=author).filter(
-        posted_at__gte=now - timedelta(days=2)
-    ) | counted.filter(author=author, status=Status.PENDING)
+    recent = counted.filter(author=author).filter(posted_at__gte=now - timedelta(days=2)) | counted.filter(
+        author=author, status=Status.PENDING
+    )
     if moving is not None:
         recent = recent.exclude(pk=moving.pk)
     own = [
@@ -194,8 +231,9 @@ def _locked_post(post: Post) -> Post:
     return Post.objects.select_for_update().select_related("author").get(pk=post.pk)
 
 
-def post_edit(*, post: Post, editor: User, title: str, body: str, flavour: str, kind: str,
-              now: datetime | None = None) -> Post:
+def post_edit(
+    *, post: Post, editor: User, title: str, body: str, flavour: str, kind: str, now: datetime | None = None
+) -> Post:
     """Change a post's text or category: its author only, while the profile's edit lock allows; a change of
     category also passes the category locks and every rule of posting in the new category.
 
@@ -210,9 +248,16 @@ def post_edit(*, post: Post, editor: User, title: str, body: str, flavour: str, 
         state = game_state(now)
         profile = state.game.rules_profile()
         comments = edit_comments(post.comments.select_related("author"))
-        verdict = limits.edit_allowed(profile=profile, post_author=post.author.username, editor=editor.username,
-                                      official=post.kind in OFFICIAL_KINDS, comments=comments, now=now,
-                                      resolved=post.is_resolved)
+        verdict = limits.edit_allowed(
+            profile=profile,
+            post_author=post.author.username,
+            editor=editor.username,
+            official=post.kind in OFFICIAL_KINDS,
+            comments=comments,
+            now=now,
+            resolved=post.is_resolved,
+            kind=post.kind,
+        )
         if not verdict.allowed:
             raise EditForbidden(verdict.message)
         if (title, body, flavour, kind) == (post.title, post.body, post.flavour, post.kind):
@@ -222,16 +267,9 @@ def post_edit(*, post: Post, editor: User, title: str, body: str, flavour: str, 
             # A new title may make it another of the dynasty's kinds, or none: it is checked as if posted.
             matter_kind = matter_kind_for(author=post.author, kind=kind, title=title, state=state)
         if kind != post.kind:
-            verdict = limits.category_change_allowed(
-                profile=profile, post_author=post.author.username, editor=editor.username, from_kind=post.kind,
-                to_kind=kind, posted_at=post.posted_at, comments=comments, now=now,
+            _check_category_change(
+                post, editor=editor, kind=kind, matter_kind=matter_kind, comments=comments, state=state, now=now
             )
-            if not verdict.allowed:
-                raise PostError(verdict.message)
-            # As in post_create: a move into Proposals and a new Proposal by the same author take turns.
-            User.objects.select_for_update().filter(pk=post.author_id).first()
-            check_posting_rules(author=post.author, kind=kind, trivial=post.trivial, anonymous=post.anonymous,
-                                state=state, now=now, moving=post, matter_kind=matter_kind)
             post.trivial = post.trivial and kind == Kind.PROPOSAL
             post.status = Status.PENDING if kind in VOTABLE_KINDS else Status.NONE
         elif matter_kind is not None and matter_kind.pk != post.matter_kind_id:
@@ -245,8 +283,40 @@ def post_edit(*, post: Post, editor: User, title: str, body: str, flavour: str, 
         return post
 
 
-def amendment_save(*, post: Post, editor: User, operations: list, base_ruleset_revision: int | None,
-                   now: datetime) -> Amendment | None:
+def _check_category_change(
+    post: Post, *, editor: User, kind: str, matter_kind, comments, state: GameState, now: datetime
+) -> None:
+    """Refuses moving ``post`` into category ``kind`` unless the category locks and every rule of posting in
+    the new category allow it."""
+    verdict = limits.category_change_allowed(
+        profile=state.game.rules_profile(),
+        post_author=post.author.username,
+        editor=editor.username,
+        from_kind=post.kind,
+        to_kind=kind,
+        posted_at=post.posted_at,
+        comments=comments,
+        now=now,
+    )
+    if not verdict.allowed:
+        raise PostError(verdict.message)
+    # As in post_create: a move into Proposals and a new Proposal by the same author take turns.
+    User.objects.select_for_update().filter(pk=post.author_id).first()
+    check_posting_rules(
+        author=post.author,
+        kind=kind,
+        trivial=post.trivial,
+        anonymous=post.anonymous,
+        state=state,
+        now=now,
+        moving=post,
+        matter_kind=matter_kind,
+    )
+
+
+def amendment_save(
+    *, post: Post, editor: User, operations: list, base_ruleset_revision: int | None, now: datetime
+) -> Amendment | None:
     """Attach operations to a Proposal or Call for Judgement, or replace or drop (empty list) its amendment.
 
     The operations must already have been checked against the game by the layer that understands them;
@@ -260,9 +330,15 @@ def amendment_save(*, post: Post, editor: User, operations: list, base_ruleset_r
         if post.is_resolved:
             raise PostError(AMENDMENT_OF_RESOLVED.format(title=post.title))
         profile = game_state(now).game.rules_profile()
-        verdict = limits.edit_allowed(profile=profile, post_author=post.author.username, editor=editor.username,
-                                      official=True, comments=edit_comments(post.comments.select_related("author")),
-                                      now=now)
+        verdict = limits.edit_allowed(
+            profile=profile,
+            post_author=post.author.username,
+            editor=editor.username,
+            official=True,
+            comments=edit_comments(post.comments.select_related("author")),
+            now=now,
+            kind=post.kind,
+        )
         if not verdict.allowed:
             raise PostError(verdict.message)
         existing = Amendment.objects.filter(post=post).first()

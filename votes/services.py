@@ -21,12 +21,13 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from dynasties.models import User
-from votes import effects, engine, kinds, limits
+from votes import effects, engine, limits, matter_kind_rules, resolution_steps
+from votes.engine_inputs import electorate_of, values_cache
 from votes.fairplay_notices import after_commit, fair_play_check_comment
-from votes.matter_kinds import effects_in_force, electorate_for_post, resolution_facts
-from votes.models import AMENDABLE_KINDS, MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Resolution, Status
-from votes.selectors import electorate_of, judge_matter, oldest_pending_id, resolution_options, values_cache
-from votes.signals import EnactmentRefused, declaration_enacted, matter_enacted, resolution_effects_due
+from votes.judging import judge_matter, oldest_pending_id, resolution_options
+from votes.matter_kind_services import effects_in_force, electorate_for_post, resolution_facts
+from votes.models import MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Resolution, Status
+from votes.resolution_steps import EnactmentRefused, Resolving
 from votes.state import game_state
 
 
@@ -81,9 +82,11 @@ def _latest_resolution(post: Post) -> Resolution | None:
     return post.resolutions.select_related("by").order_by("-at", "-pk").first()
 
 
-RESOLVED_HOW = {
-    Resolution.ENACTED: "enacted", Resolution.FAILED: "failed", Resolution.VETOED: "failed (vetoed)",
-    Resolution.SELF_KILLED: "failed (self-killed)",
+RESOLVED_HOW: dict[str, str] = {
+    Outcome.ENACTED: "enacted",
+    Outcome.FAILED: "failed",
+    Outcome.VETOED: "failed (vetoed)",
+    Outcome.SELF_KILLED: "failed (self-killed)",
 }
 
 
@@ -92,8 +95,9 @@ def _closed_message(post: Post, last: Resolution | None, *, what: str) -> str:
     if last is None or last.outcome not in RESOLVED_HOW:
         return MATTER_CLOSED_UNDATED.format(title=post.title, status=post.display_status.lower(), what=what)
     who = last.by.username if last.by else "the system"
-    return MATTER_CLOSED.format(title=post.title, how=f"{RESOLVED_HOW[last.outcome]} by {who}",
-                                when=utc_stamp(last.at), what=what)
+    return MATTER_CLOSED.format(
+        title=post.title, how=f"{RESOLVED_HOW[last.outcome]} by {who}", when=utc_stamp(last.at), what=what
+    )
 
 
 def _check_nothing_later(post: Post, comments, now: datetime, *, moment: str) -> None:
@@ -108,12 +112,22 @@ def _check_nothing_later(post: Post, comments, now: datetime, *, moment: str) ->
         later.append((last.at, "resolution"))
     if later:
         at, record = max(later)
-        raise VoteError(RECORDED_LATER.format(title=post.title, record=record, when=utc_stamp(at),
-                                              moment=f"this {moment} ({utc_stamp(now)})"))
+        raise VoteError(
+            RECORDED_LATER.format(
+                title=post.title, record=record, when=utc_stamp(at), moment=f"this {moment} ({utc_stamp(now)})"
+            )
+        )
 
 
-def comment_add(*, post: Post, author: User, text: str = "", icon: str | None = None, trivial: bool = False,
-                now: datetime | None = None) -> Comment:
+def comment_add(
+    *,
+    post: Post,
+    author: User,
+    text: str = "",
+    icon: str | None = None,
+    trivial: bool = False,
+    now: datetime | None = None,
+) -> Comment:
     """Add a comment, with at most one voting icon, to ``post``; ``now`` None means the clock, read under the lock."""
     icon = icon or None
     text = text or ""
@@ -162,8 +176,9 @@ def _check_icon(*, post: Post, author: User, icon: str, trivial: bool, now: date
     if trivial and (icon != Icon.FOR or state.game.profile != "2005"):
         raise VoteError(TRIVIAL_ONLY_FOR)
     if state.hiatus is not None:
-        verdict = limits.hiatus_vote_allowed(kind=post.kind, profile=state.game.rules_profile(),
-                                             hiatus_reason=state.hiatus.reasons)
+        verdict = limits.hiatus_vote_allowed(
+            kind=post.kind, profile=state.game.rules_profile(), hiatus_reason=state.hiatus.reasons
+        )
         if not verdict.allowed:
             raise VoteError(verdict.message)
 
@@ -171,11 +186,13 @@ def _check_icon(*, post: Post, author: User, icon: str, trivial: bool, now: date
 def _check_kind_icon(*, post: Post, author: User, icon: str, state, now: datetime) -> None:
     """A matter of the dynasty's own kind: only its electorate votes, only its vetoers veto."""
     electorate, spec = electorate_for_post(post, electorate_of(state), cache=values_cache(state))
+    assert spec is not None  # the post is of a kind (the caller checked ``matter_kind_id``), so it has a spec
     if icon == Icon.VETO:
         if electorate.vetoers is not None and author.username not in electorate.vetoers:
             raise VoteError(VETO_NOT_YOURS.format(kind=spec.name))
-        if electorate.vetoers is None and not (state.emperor and state.emperor.pk == author.pk
-                                               and post.kind in state.game.rules_profile().veto_kinds):
+        if electorate.vetoers is None and not (
+            state.emperor and state.emperor.pk == author.pk and post.kind in state.game.rules_profile().veto_kinds
+        ):
             raise VoteError(VETO_NOT_YOURS.format(kind=spec.name))
         return
     if author.username not in electorate.active:
@@ -188,16 +205,25 @@ def _final_tally_text(tally: engine.Tally) -> str:
     return f"{tally.for_count}-{tally.against_count} (Quorum {tally.quorum})"
 
 
-def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime | None = None,
-                   apply_amendment: bool = True, effects_chosen: Iterable[object] = ()) -> Resolution:
+def matter_resolve(
+    *,
+    post: Post,
+    admin: User | None,
+    action: str,
+    now: datetime | None = None,
+    apply_amendment: bool = True,
+    effects_chosen: Iterable[object] = (),
+) -> Resolution:
     """Enact or fail a pending matter, if the rules allow it now. ``admin`` None means the system did it.
 
-    ``now`` None means the clock, read once the matter is locked. Enacting a Proposal or Call for Judgement
-    applies its amendment in the same transaction (through ``matter_enacted``); ``apply_amendment=False``
-    enacts it without, when the admin chose so because it no longer applies cleanly. The dynasty's effects
-    of resolving (``votes.effects``) change the GNDT in the same transaction: every automatic one that
-    applies, and the optional ones whose ids are in ``effects_chosen``. If the amendment or an effect cannot
-    be applied, nothing is written and ``VoteError`` says why.
+    ``now`` None means the clock, read once the matter is locked. This checks that the rules allow it and
+    works out the final tally, the note and the dynasty's effects of resolving (``votes.effects``): every
+    automatic one that applies, and the optional ones whose ids are in ``effects_chosen``. Then the steps
+    listed in ``blognomic/enactment.py`` carry it out, in this transaction: close the matter, start the next
+    dynasty (a Declaration of Victory), record the resolution, apply the amendment (a Proposal or Call for
+    Judgement; ``apply_amendment=False`` enacts it without, when the admin chose so because it no longer
+    applies cleanly), apply the effects to the GNDT. If any step cannot be carried out, nothing is written
+    and ``VoteError`` says why.
     """
     if action not in ("enact", "fail"):
         raise VoteError(f"Unknown resolution “{action}”; use enact or fail.")
@@ -209,54 +235,71 @@ def matter_resolve(*, post: Post, admin: User | None, action: str, now: datetime
         if not post.is_votable or not post.is_pending:
             raise VoteError(NOT_PENDING.format(title=post.title, status=post.display_status.lower() or "not votable"))
         state = game_state(now)
-        profile = state.game.rules_profile()
         comments = list(post.comments.select_related("author").order_by("at", "pk"))
         _check_nothing_later(post, comments, now, moment="resolution")
         judgement, electorate, spec = judge_matter(post, comments, state=state, now=now)
         tally = judgement.tally
-        oldest = oldest_pending_id(state.pending, profile=profile, now=now)
-        verdict = resolution_options(post, judgement, state=state, now=now, oldest_id=oldest)[action]
-        if verdict.message == limits.RESOLVE_NOT_OLDEST:
-            older = next((p.title for p in state.pending if p.pk == oldest), "another proposal")
-            raise VoteError(NOT_OLDEST.format(oldest=older))
-        if verdict.message == limits.RESOLVE_NOT_LEGAL:
-            why = "; ".join(judgement.reasons)
-            raise VoteError((CANNOT_ENACT if action == "enact" else CANNOT_FAIL).format(title=post.title, why=why))
-        if not verdict.allowed:
-            raise VoteError(verdict.message)
-
-        outcome = Outcome.ENACTED if action == "enact" else Outcome.FAILED
-        if action == "fail" and tally.vetoed:
-            outcome = Outcome.VETOED
-        elif action == "fail" and tally.self_killed:
-            outcome = Outcome.SELF_KILLED
-        who = admin.username if admin else "the system"
+        _check_resolution_allowed(post, judgement, action=action, state=state, now=now)
+        outcome = _outcome_of(action, tally)
         deltas = _effects_due(post, tally, state=state, action=action, admin=admin, chosen=effects_chosen)
-        if spec is not None and spec.resolution == kinds.RESOLVE_VERDICT and outcome != Outcome.VETOED:
-            word = kinds.verdict_word(tally, enacted=outcome == Outcome.ENACTED)
-            summary = f"{Outcome(outcome).label} ({word}) {_final_tally_text(tally)} by {who}"
-        elif outcome in (Outcome.VETOED, Outcome.SELF_KILLED):
-            summary = f"Failed by {who}: {'vetoed' if outcome == Outcome.VETOED else 'self-killed'}"
-        else:
-            summary = f"{Outcome(outcome).label} {_final_tally_text(tally)} by {who}"
+        summary = _resolution_summary(tally, outcome=outcome, admin=admin, spec=spec)
         if outcome == Outcome.ENACTED and not apply_amendment:
             summary += " (its amendment was not applied)"
         if deltas:
             summary += ". Effects: " + "; ".join(effects.describe(delta) for delta in deltas)
-        try:
-            resolution = _record_resolution(post=post, outcome=outcome, by=admin, tally=tally,
-                                            note=f"{summary}. Adminned at {utc_stamp(now)}", now=now,
-                                            apply_amendment=apply_amendment)
-            if deltas:
-                resolution_effects_due.send(sender=Post, post=post, deltas=deltas, by=admin, now=now,
-                                            outcome=outcome)
-            return resolution
-        except EnactmentRefused as refused:
-            raise VoteError(str(refused)) from refused
+        resolving = Resolving(
+            post=post,
+            outcome=outcome,
+            by=admin,
+            tally=tally,
+            note=f"{summary}. Adminned at {utc_stamp(now)}",
+            now=now,
+            apply_amendment=apply_amendment,
+            deltas=deltas,
+        )
+        return _carry_out(resolving)
 
 
-def _effects_due(post: Post, tally: engine.Tally, *, state, action: str, admin: User | None,
-                 chosen: Iterable[object]) -> list[effects.CellDelta]:
+def _check_resolution_allowed(post: Post, judgement, *, action: str, state, now: datetime) -> None:
+    """Refuses resolving ``post`` this way now, as the admin panel would refuse to offer it, and says why."""
+    profile = state.game.rules_profile()
+    oldest = oldest_pending_id(state.pending, profile=profile, now=now)
+    verdict = resolution_options(post, judgement, state=state, now=now, oldest_id=oldest)[action]
+    if verdict.message == limits.RESOLVE_NOT_OLDEST:
+        older = next((p.title for p in state.pending if p.pk == oldest), "another proposal")
+        raise VoteError(NOT_OLDEST.format(oldest=older))
+    if verdict.message == limits.RESOLVE_NOT_LEGAL:
+        why = "; ".join(judgement.reasons)
+        raise VoteError((CANNOT_ENACT if action == "enact" else CANNOT_FAIL).format(title=post.title, why=why))
+    if not verdict.allowed:
+        raise VoteError(verdict.message)
+
+
+def _outcome_of(action: str, tally: engine.Tally) -> Outcome:
+    """Enacted, or failed, vetoed or self-killed as the tally says."""
+    if action == "enact":
+        return Outcome.ENACTED
+    if tally.vetoed:
+        return Outcome.VETOED
+    if tally.self_killed:
+        return Outcome.SELF_KILLED
+    return Outcome.FAILED
+
+
+def _resolution_summary(tally: engine.Tally, *, outcome: Outcome, admin: User | None, spec) -> str:
+    """The first words of the resolution's note: the outcome, the final tally and who resolved it."""
+    who = admin.username if admin else "the system"
+    if spec is not None and spec.resolution == matter_kind_rules.RESOLVE_VERDICT and outcome != Outcome.VETOED:
+        word = matter_kind_rules.verdict_word(tally, enacted=outcome == Outcome.ENACTED)
+        return f"{Outcome(outcome).label} ({word}) {_final_tally_text(tally)} by {who}"
+    if outcome in (Outcome.VETOED, Outcome.SELF_KILLED):
+        return f"Failed by {who}: {'vetoed' if outcome == Outcome.VETOED else 'self-killed'}"
+    return f"{Outcome(outcome).label} {_final_tally_text(tally)} by {who}"
+
+
+def _effects_due(
+    post: Post, tally: engine.Tally, *, state, action: str, admin: User | None, chosen: Iterable[object]
+) -> list[effects.CellDelta]:
     """The GNDT changes resolving ``post`` this way makes; an optional effect not offered now is refused."""
     in_force = effects_in_force(state.dynasty)
     if not in_force:
@@ -270,23 +313,45 @@ def _effects_due(post: Post, tally: engine.Tally, *, state, action: str, admin: 
     return effects.changes_due(in_force, facts, chosen=[pk for pk in offered if str(pk) in chosen])
 
 
-def _record_resolution(*, post: Post, outcome: str, by: User | None, tally: engine.Tally, note: str,
-                       now: datetime, apply_amendment: bool = True) -> Resolution:
-    """Close a locked, pending matter: its status, the admin field, the record, and what victory starts."""
-    post.status = Status.ENACTED if outcome == Outcome.ENACTED else Status.FAILED
-    post.outcome = outcome
-    post.admin_note = f"{post.admin_note}\n{note}".strip() if post.admin_note else note
+def _carry_out(resolving: Resolving) -> Resolution:
+    """Run the steps of resolving (``votes.resolution_steps``, listed in ``blognomic/enactment.py``) on a
+    locked, pending matter; a step's refusal becomes the admin's ``VoteError`` and the transaction keeps
+    nothing."""
+    try:
+        resolution_steps.carry_out(resolving)
+    except EnactmentRefused as refused:
+        raise VoteError(str(refused)) from refused
+    assert resolving.resolution is not None  # "record the resolution" runs whatever the outcome
+    return resolving.resolution
+
+
+def matter_close(resolving: Resolving) -> None:
+    """The first step of resolving: the locked matter's status and outcome, and the note in its admin field."""
+    post = resolving.post
+    post.status = Status.ENACTED if resolving.outcome == Outcome.ENACTED else Status.FAILED
+    post.outcome = resolving.outcome
+    post.admin_note = f"{post.admin_note}\n{resolving.note}".strip() if post.admin_note else resolving.note
     post.save(update_fields=["status", "outcome", "admin_note", "body_html", "flavour_html"])
-    if post.kind == Kind.DOV and outcome == Outcome.ENACTED:
-        declaration_enacted.send(sender=Post, declaration=post, now=now)
-    resolution = Resolution.objects.create(
-        post=post, outcome=outcome, by=by, at=now, note=note,
-        tally={"for": tally.for_count, "against": tally.against_count, "quorum": tally.quorum,
-               "votes": dict(tally.votes), "self_killed": tally.self_killed, "vetoed": tally.vetoed},
+
+
+def resolution_record(resolving: Resolving) -> None:
+    """The step of resolving that keeps the record: who resolved the matter, when, how, and the final tally."""
+    tally = resolving.tally
+    resolving.resolution = Resolution.objects.create(
+        post=resolving.post,
+        outcome=resolving.outcome,
+        by=resolving.by,
+        at=resolving.now,
+        note=resolving.note,
+        tally={
+            "for": tally.for_count,
+            "against": tally.against_count,
+            "quorum": tally.quorum,
+            "votes": dict(tally.votes),
+            "self_killed": tally.self_killed,
+            "vetoed": tally.vetoed,
+        },
     )
-    if post.kind in AMENDABLE_KINDS and outcome == Outcome.ENACTED:
-        matter_enacted.send(sender=Post, post=post, by=by, now=now, apply_amendment=apply_amendment)
-    return resolution
 
 
 NOT_THE_EMPERORS_CALL = "Only the {emperor} may decide a Declaration of Victory, and only when the rules allow it."
@@ -310,10 +375,39 @@ def dov_emperor_decide(*, post: Post, emperor: User, legal: bool, now: datetime 
         if not judgement.emperor_may_decide:
             raise VoteError(NOT_THE_EMPERORS_CALL.format(emperor=state.emperor_term))
         verdict = "legal" if legal else "illegal"
-        note = (f"{'Enacted' if legal else 'Failed'} {_final_tally_text(judgement.tally)}: the {state.emperor_term}, "
-                f"{emperor.username}, ruled the win {verdict}. Decided at {utc_stamp(now)}")
-        return _record_resolution(post=post, outcome=Outcome.ENACTED if legal else Outcome.FAILED, by=emperor,
-                                  tally=judgement.tally, note=note, now=now)
+        note = (
+            f"{'Enacted' if legal else 'Failed'} {_final_tally_text(judgement.tally)}: the {state.emperor_term}, "
+            f"{emperor.username}, ruled the win {verdict}. Decided at {utc_stamp(now)}"
+        )
+        resolving = Resolving(
+            post=post,
+            outcome=Outcome.ENACTED if legal else Outcome.FAILED,
+            by=emperor,
+            tally=judgement.tally,
+            note=note,
+            now=now,
+        )
+        return _carry_out(resolving)
+
+
+NOT_ENACTED = "“{title}” was not enacted, so there are no effects to mark as carried out."
+
+
+def matter_mark_carried_out(*, post: Post, admin: User, now: datetime | None = None) -> bool:
+    """Record that an enacted matter's effects were carried out by other means (a GNDT update, or nothing the
+    Ruleset needed), so the admin panel stops asking for a Ruleset revision. Returns whether anything changed:
+    marking it twice changes nothing."""
+    if not admin.is_admin:
+        raise VoteError(NOT_AN_ADMIN)
+    with transaction.atomic():
+        post = _locked_post(post)
+        if post.status != Status.ENACTED:
+            raise VoteError(NOT_ENACTED.format(title=post.title))
+        if post.carried_out_at is not None:
+            return False
+        post.carried_out_at = _moment(now)
+        post.save(update_fields=["carried_out_at"])
+        return True
 
 
 def matter_reopen(*, post: Post, admin: User, reason: str, now: datetime | None = None) -> Resolution:
@@ -333,5 +427,6 @@ def matter_reopen(*, post: Post, admin: User, reason: str, now: datetime | None 
         post.outcome = ""
         post.admin_note = f"{post.admin_note}\n{note}".strip()
         post.save(update_fields=["status", "outcome", "admin_note", "body_html", "flavour_html"])
-        return Resolution.objects.create(post=post, outcome=Resolution.REOPENED, by=admin, at=now, note=note,
-                                         reason=reason.strip())
+        return Resolution.objects.create(
+            post=post, outcome=Resolution.REOPENED, by=admin, at=now, note=note, reason=reason.strip()
+        )

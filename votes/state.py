@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from dynasties.hiatus import Hiatus, hiatus_at
 from dynasties.models import Dynasty, Game, User
@@ -22,6 +22,12 @@ class PendingAge:
     def old(self) -> bool:
         return self.hours > OLD_PENDING_HOURS
 
+    @property
+    def old_note(self) -> str:
+        """Why an old matter is marked, in words beside it: its colour alone would tell no one who cannot
+        see it, and a tooltip no one on a phone."""
+        return f"pending over {OLD_PENDING_HOURS} hours" if self.old else ""
+
 
 OLD_PENDING_HOURS = 48
 
@@ -34,10 +40,15 @@ class GameState:
     pending: list[Post]
     hiatus: Hiatus | None
     now: datetime
+    # The game as it stood at a past moment (``/at/``): its ages are of then, and no time to come changes them.
+    past: bool = False
 
     @property
     def pending_ages(self) -> list[PendingAge]:
-        horizon.note((post.posted_at + timedelta(hours=OLD_PENDING_HOURS) for post in self.pending), now=self.now)
+        if not self.past:
+            horizon.note((post.posted_at + timedelta(hours=OLD_PENDING_HOURS) for post in self.pending), now=self.now)
+            # Shown in whole hours, rounded ("13h"): each changes on the half hour of its age.
+            horizon.note_ages((post.posted_at for post in self.pending), timedelta(minutes=30), now=self.now)
         return [PendingAge(post, post.open_hours(self.now)) for post in self.pending]
 
     @property
@@ -72,4 +83,18 @@ def game_state(now: datetime) -> GameState:
         pending_dov=pending_dov,
         awaiting_ascension=bool(dynasty and dynasty.awaiting_ascension),
     )
+    horizon.note(seasonal_downtime_moments(game.rules_profile(), now=now), now=now)
     return GameState(game=game, dynasty=dynasty, roster=roster_at(now), pending=pending, hiatus=hiatus, now=now)
+
+
+def seasonal_downtime_moments(profile, *, now: datetime) -> list[datetime]:
+    """When seasonal downtime begins and ends this year and next: every page shows whether the game is in
+    hiatus, which changes then with no write."""
+    if profile.seasonal_downtime is None:
+        return []
+    (start_month, start_day), (end_month, end_day) = profile.seasonal_downtime
+    return [
+        datetime(year, month, day, tzinfo=UTC)
+        for year in (now.year, now.year + 1)
+        for month, day in ((start_month, start_day), (end_month, end_day))
+    ]

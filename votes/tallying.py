@@ -20,10 +20,11 @@ from dynasties.profiles import (
     DEFER_WHILE_EMPEROR_VOTES,
     Profile,
 )
+from votes.subjects import subject_form
 
 VOTABLE_KINDS = ("proposal", "cfj", "dov")
 PROPOSAL, CFJ, DOV = VOTABLE_KINDS
-# A matter of a kind the dynasty defined in a category of its own (`votes.kinds`): no veto, deferral or
+# A matter of a kind the dynasty defined in a category of its own (`votes.matter_kind_rules`): no veto, deferral or
 # implicit FOR unless its definition says so.
 MATTER = "matter"
 ICONS = ("for", "against", "deferential", "veto")
@@ -60,6 +61,7 @@ class Matter:
     ballots: tuple[Ballot, ...]
     title: str = ""
     trivial: bool = False
+    anonymous: bool = False  # posted without a name (2008 Calls for Judgement): nothing counted may name its author
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ class Electorate:
     emperor: str | None  # None in a Metadynasty
     hiatus: bool = False
     # A dynasty's own kind of matter may count Quorum from all active players while fewer may vote, and
-    # name who may veto it (`votes.kinds.electorate_for`); None keeps the core rules.
+    # name who may veto it (`votes.matter_kind_rules.electorate_for`); None keeps the core rules.
     quorum_of: int | None = None
     vetoers: frozenset[str] | None = None
     kind_name: str | None = None  # the dynasty's kind whose electorate this is, for the reasons given
@@ -125,7 +127,7 @@ def quorum(active_count: int) -> int:
 
 def title_declares_trivial(title: str) -> bool:
     """2005: "A Family can state in his Proposal's title that the Proposal is Trivial"."""
-    return bool(_TRIVIAL_IN_TITLE.search(title))
+    return bool(_TRIVIAL_IN_TITLE.search(subject_form(title)))
 
 
 def is_stale(posted_at: datetime, *, profile: Profile, now: datetime) -> bool:
@@ -135,9 +137,7 @@ def is_stale(posted_at: datetime, *, profile: Profile, now: datetime) -> bool:
     return now - posted_at > timedelta(days=profile.stale_after_days)
 
 
-def oldest_pending(
-    pending: Sequence[tuple[object, datetime]], *, profile: Profile, now: datetime
-) -> object | None:
+def oldest_pending(pending: Sequence[tuple[object, datetime]], *, profile: Profile, now: datetime) -> object | None:
     """The id of the pending proposal that may be resolved now: the oldest one that is not stale."""
     candidates = [
         (posted_at, position, matter_id)
@@ -163,7 +163,8 @@ def tally(matter: Matter, *, electorate: Electorate, profile: Profile, now: date
     for ballot in voting:
         # A kind's vetoer may veto without a vote of their own ("If the Mayor is Dead, he is still able to Veto").
         may_act = ballot.author in electorate.active or (
-            vetoers is not None and ballot.icon == VETO and ballot.author in vetoers)
+            vetoers is not None and ballot.icon == VETO and ballot.author in vetoers
+        )
         if may_act and _icon_permitted(ballot, matter.kind, profile, emperor, vetoers):
             permitted.setdefault(ballot.author, []).append(ballot)
         else:
@@ -178,8 +179,9 @@ def tally(matter: Matter, *, electorate: Electorate, profile: Profile, now: date
     elif profile.veto_sticky:
         vetoed = any(ballot.author in vetoers and ballot.icon == VETO for ballot in voting)
     else:
-        vetoed = any(permitted.get(name, [None])[-1] is not None and permitted[name][-1].icon == VETO
-                     for name in vetoers)
+        vetoed = any(
+            permitted.get(name, [None])[-1] is not None and permitted[name][-1].icon == VETO for name in vetoers
+        )
 
     for_count = sum(1 for vote in votes.values() if vote == FOR)
     against_count = sum(1 for vote in votes.values() if vote == AGAINST)
@@ -210,8 +212,9 @@ def _check_arguments(matter: Matter, now: datetime) -> None:
         raise ValueError(NAIVE_TIME_MESSAGE)
 
 
-def _icon_permitted(ballot: Ballot, kind: str, profile: Profile, emperor: str | None,
-                    vetoers: frozenset[str] | None = None) -> bool:
+def _icon_permitted(
+    ballot: Ballot, kind: str, profile: Profile, emperor: str | None, vetoers: frozenset[str] | None = None
+) -> bool:
     """Whether this icon may be a vote at all, whoever else has voted."""
     if ballot.icon == VETO and vetoers is not None:
         return ballot.author in vetoers
@@ -255,9 +258,15 @@ def _emperor_vote(
     own = permitted.get(emperor)
     if own:
         return own[-1].icon
-    if emperor == matter.author and matter.kind in profile.implicit_author_for_kinds:
+    if emperor == matter.author and _author_counts_for(matter, profile):
         return FOR
     return None
+
+
+def _author_counts_for(matter: Matter, profile: Profile) -> bool:
+    """Whether an author who has not voted counts as FOR. Not on an anonymous matter: a FOR from its author,
+    listed with the votes (and missing from those yet to vote), would say who wrote it."""
+    return matter.kind in profile.implicit_author_for_kinds and not matter.anonymous
 
 
 def _resolve_votes(
@@ -279,15 +288,19 @@ def _resolve_votes(
             valid = [ballot for ballot in ballots if ballot.icon != DEFERENTIAL] or deferrals[-1:]
             not_counted.update(ballot.comment_id for ballot in deferrals if ballot is not valid[-1])
         chosen[player] = valid[-1]
-        votes[player] = _read_icon(valid[-1].icon, emperor_vote)
+        votes[player] = _read_icon(valid[-1], emperor_vote)
         superseded.update(ballot.comment_id for ballot in valid[:-1])
     return votes, chosen, superseded
 
 
-def _read_icon(icon: str, emperor_vote: str | None) -> str:
-    if icon == DEFERENTIAL and emperor_vote in (FOR, AGAINST):
+def _read_icon(ballot: Ballot, emperor_vote: str | None) -> str:
+    """The vote a permitted ballot casts: its icon, or for a deferral the Emperor's FOR or AGAINST."""
+    if ballot.icon is None:
+        # ``_icon_permitted`` lets no ballot without an icon through.
+        raise ValueError(f"the ballot {ballot.comment_id!r} has no icon, so it is no vote")
+    if ballot.icon == DEFERENTIAL and emperor_vote in (FOR, AGAINST):
         return emperor_vote
-    return icon
+    return ballot.icon
 
 
 def _add_implicit_author_vote(
@@ -300,7 +313,7 @@ def _add_implicit_author_vote(
 ) -> None:
     """An author who has not voted counts as FOR (2016: who has not used a *valid* icon)."""
     author = matter.author
-    if author not in electorate.active or matter.kind not in profile.implicit_author_for_kinds:
+    if author not in electorate.active or not _author_counts_for(matter, profile):
         return
     unresolved = votes.get(author) == DEFERENTIAL and profile.deferential_mode == DEFER_WHILE_EMPEROR_VOTES
     if author in votes and not unresolved:
@@ -320,9 +333,7 @@ def _vetoed(
     return emperor_vote == VETO
 
 
-def _became_trivial(
-    matter: Matter, profile: Profile, votes: dict[str, str], chosen: dict[str, Ballot]
-) -> bool:
+def _became_trivial(matter: Matter, profile: Profile, votes: dict[str, str], chosen: dict[str, Ballot]) -> bool:
     """2005: declared Trivial in its title, or "most of a Proposal's FOR votes are marked 'Trivial'"."""
     if not profile.trivial_proposals or matter.kind != PROPOSAL:
         return False
@@ -330,9 +341,7 @@ def _became_trivial(
         return True
     for_votes = sum(1 for vote in votes.values() if vote == FOR)
     marked = sum(
-        1
-        for player, ballot in chosen.items()
-        if votes[player] == FOR and ballot.icon == FOR and ballot.trivial
+        1 for player, ballot in chosen.items() if votes[player] == FOR and ballot.icon == FOR and ballot.trivial
     )
     return marked * 2 > for_votes
 
@@ -361,8 +370,7 @@ STILL_COUNTS = "{author}'s {vote} still counts"
 AUTHOR_COUNTS_FOR = "the author counts as FOR"
 
 
-def why_not_counted(ballot: Ballot, *, matter: Matter, electorate: Electorate, profile: Profile,
-                    tally: Tally) -> str:
+def why_not_counted(ballot: Ballot, *, matter: Matter, electorate: Electorate, profile: Profile, tally: Tally) -> str:
     """Why a comment's voting icon is not a vote, and which vote of its author counts instead."""
     author, icon = ballot.author, ballot.icon
     vetoers = electorate.vetoers
@@ -394,16 +402,16 @@ def why_not_counted(ballot: Ballot, *, matter: Matter, electorate: Electorate, p
     return reason
 
 
-def still_decides(ballot: Ballot, *, matter: Matter, electorate: Electorate, profile: Profile,
-                  tally: Tally, first_of_its_kind: bool) -> str:
+def still_decides(
+    ballot: Ballot, *, matter: Matter, electorate: Electorate, profile: Profile, tally: Tally, first_of_its_kind: bool
+) -> str:
     """For a sticky veto or self-kill that a later vote replaced: what it still decides ("vetoed")."""
     if not first_of_its_kind or matter.kind != PROPOSAL:
         return ""
     vetoers = electorate.vetoers if electorate.vetoers is not None else {electorate.emperor}
     if ballot.icon == VETO and tally.vetoed and profile.veto_sticky and ballot.author in vetoers:
         return "vetoed"
-    if (ballot.icon == AGAINST and tally.self_killed and profile.self_kill_sticky
-            and ballot.author == matter.author):
+    if ballot.icon == AGAINST and tally.self_killed and profile.self_kill_sticky and ballot.author == matter.author:
         return "self-killed"
     return ""
 

@@ -8,7 +8,7 @@ from votes import jobs, notices
 
 @shared_task
 def flag_resolvable_matters() -> str:
-    return str(jobs.matters_flag_resolvable(now=timezone.now()))
+    return str(jobs.flag_resolvable_matters(now=timezone.now()))
 
 
 @shared_task

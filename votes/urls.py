@@ -11,4 +11,5 @@ urlpatterns = [
     path("admin-panel/", views.admin_panel, name="admin_panel"),
     path("admin-panel/<str:slug>/resolve/", views.resolve, name="resolve"),
     path("admin-panel/<str:slug>/reopen/", views.reopen, name="reopen"),
+    path("admin-panel/<str:slug>/carried-out/", views.carried_out, name="carried_out"),
 ]

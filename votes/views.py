@@ -4,52 +4,71 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from dynasties.models import Game
+from dynasties.models import Game, User
 from votes.forms import CommentForm, PostForm, ReopenForm
 from votes.limits import EDIT_ONLY_AUTHOR, LimitVerdict
 from votes.markup import render_markdown
-from votes.matter_kinds import kinds_in_force
+from votes.matter_kind_services import kinds_in_force
 from votes.models import MAX_BODY_BYTES, Post
+from votes.page_models import awaiting_vote, edit_verdict_for, matter_view, offer_optional_effects, pending_votes_of
 from votes.posting import EditForbidden, PostError, post_edit
-from votes.selectors import edit_verdict_for, enacted_awaiting_ruleset, matter_view, offer_optional_effects
-from votes.services import VoteError, comment_add, dov_emperor_decide, matter_reopen, matter_resolve
+from votes.requests import GameRequest, SignedInRequest, admin_of
+from votes.selectors import enacted_awaiting_ruleset
+from votes.services import (
+    VoteError,
+    comment_add,
+    dov_emperor_decide,
+    matter_mark_carried_out,
+    matter_reopen,
+    matter_resolve,
+)
 from votes.state import game_state
 
 NO_SUCH_POST = "There is no post at that address; nothing was saved."
 
 
 def _post_or_404(slug: str) -> Post:
-    return get_object_or_404(Post.objects.for_listing().with_comments(), slug=slug)
+    # With its amendment, if any: saying whether it could be enacted with it needs no further query.
+    return get_object_or_404(Post.objects.for_listing().with_comments().select_related("amendment"), slug=slug)
 
 
-def _render_matter(request: HttpRequest, post: Post, *, form: CommentForm, error: str = "", status: int = 200):
+def _render_matter(
+    request: GameRequest, post: Post, *, form: CommentForm, error: str = "", status: int = 200
+) -> HttpResponse:
     """The post page, or just its matter block (tally box, comments, form) for an htmx request."""
     now = timezone.now()
     request.game_state = game_state(now)
     post = _post_or_404(post.slug)
     view = matter_view(post, state=request.game_state, now=now, viewer=request.user)
     context = {"post": post, "matter": view, "form": form, "error": error}
+    if request.htmx and request.method == "POST":
+        # A vote sent in place also changes the sidebar's list of what awaits the reader's vote.
+        votes = pending_votes_of(state=request.game_state, viewer=request.user, now=now)
+        context.update(
+            refresh_awaiting=True, my_votes=votes, awaiting_vote=awaiting_vote(state=request.game_state, votes=votes)
+        )
     template = "votes/_matter.html" if request.htmx else "blog/post_detail.html"
     return render(request, template, context, status=status)
 
 
 @require_POST
-def comment_create(request: HttpRequest, slug: str) -> HttpResponse:
+def comment_create(request: GameRequest, slug: str) -> HttpResponse:
     post = Post.objects.filter(slug=slug).first()
     if post is None:
         return render(request, "error.html", {"message": NO_SUCH_POST}, status=404)
     if not request.user.is_authenticated:
         messages.error(request, "Log in to comment or vote.")
-        return redirect(f"/accounts/login/?next={post.get_absolute_url()}")
+        return redirect_to_login(post.get_absolute_url())
     form = CommentForm(request.POST)
     if not form.is_valid():
-        error = " ".join(e for errors in form.errors.values() for e in errors)
+        error = " ".join(str(e) for errors in form.errors.values() for e in errors)
         return _render_matter(request, post, form=form, error=error, status=200 if request.htmx else 400)
     try:
         comment_add(
@@ -68,7 +87,8 @@ def comment_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
-def tally_box(request: HttpRequest, slug: str) -> HttpResponse:
+def tally_box(request: GameRequest, slug: str) -> HttpResponse:
+    request.fragment_only = True  # always a fragment, even without htmx: no sidebar to fill (see the context)
     post = _post_or_404(slug)
     now = timezone.now()
     request.game_state = game_state(now)
@@ -81,42 +101,49 @@ def tally_box(request: HttpRequest, slug: str) -> HttpResponse:
 ONLY_PLAYERS_POST = "Only players may post: your account may comment but not post."
 
 
-def _require_admin(request: HttpRequest) -> None:
-    if not (request.user.is_authenticated and request.user.is_admin):
-        raise PermissionDenied("Only admins may use the admin panel.")
+ONLY_ADMINS = "Only admins may use the admin panel."
 
 
-def admin_panel(request: HttpRequest) -> HttpResponse:
-    _require_admin(request)
+def _admin_of(request: HttpRequest) -> User:
+    return admin_of(request, ONLY_ADMINS)
+
+
+def admin_panel(request: GameRequest) -> HttpResponse:
+    admin = _admin_of(request)
     now = timezone.now()
     request.game_state = state = game_state(now)
-    posts = {p.pk: p for p in Post.objects.for_listing().with_comments().select_related("amendment")
-             .filter(pk__in=[p.pk for p in state.pending])}
-    views = [matter_view(posts[p.pk], state=state, now=now, viewer=request.user) for p in state.pending]
-    offer_optional_effects(views, state=state, admin=request.user)
-    recent = (
-        Post.objects.votable()
-        .exclude(status="pending")
-        .filter(resolutions__isnull=False)
-        .for_listing()
-        .distinct()
-        .order_by("-posted_at")[:10]
+    posts = {
+        p.pk: p
+        for p in Post.objects.for_listing()
+        .with_comments()
+        .select_related("amendment")
+        .filter(pk__in=[p.pk for p in state.pending])
+    }
+    views = [matter_view(posts[p.pk], state=state, now=now, viewer=admin) for p in state.pending]
+    offer_optional_effects(views, state=state, admin=admin)
+    recent = Post.objects.recently_resolved().for_listing()[:10]
+    return render(
+        request,
+        "votes/admin_panel.html",
+        {
+            "views": views,
+            "recent": recent,
+            "reopen_form": ReopenForm(),
+            "awaiting_ruleset": enacted_awaiting_ruleset(now=now),
+        },
     )
-    return render(request, "votes/admin_panel.html", {"views": views, "recent": recent, "reopen_form": ReopenForm(),
-                                                      "awaiting_ruleset": enacted_awaiting_ruleset(now=now)})
 
 
 @require_POST
 def resolve(request: HttpRequest, slug: str) -> HttpResponse:
-    _require_admin(request)
+    admin = _admin_of(request)
     post = get_object_or_404(Post, slug=slug)
     apply_amendment = request.POST.get("apply_amendment") != "no"
     action = request.POST.get("action", "")
     # The optional effects ticked for this action (2005: the enacting admin's claim); the service checks them.
     chosen = request.POST.getlist(f"effect_{action}") if action in ("enact", "fail") else []
     try:
-        matter_resolve(post=post, admin=request.user, action=action, apply_amendment=apply_amendment,
-                       effects_chosen=chosen)
+        matter_resolve(post=post, admin=admin, action=action, apply_amendment=apply_amendment, effects_chosen=chosen)
     except VoteError as error:
         messages.error(request, str(error))
     else:
@@ -127,13 +154,13 @@ def resolve(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 def reopen(request: HttpRequest, slug: str) -> HttpResponse:
-    _require_admin(request)
+    admin = _admin_of(request)
     post = get_object_or_404(Post, slug=slug)
     form = ReopenForm(request.POST)
     try:
         if not form.is_valid():
             raise VoteError("Say why the resolution is being reopened.")
-        matter_reopen(post=post, admin=request.user, reason=form.cleaned_data["reason"])
+        matter_reopen(post=post, admin=admin, reason=form.cleaned_data["reason"])
     except VoteError as error:
         messages.error(request, str(error))
     else:
@@ -141,19 +168,39 @@ def reopen(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("admin_panel")
 
 
+@require_POST
+def carried_out(request: HttpRequest, slug: str) -> HttpResponse:
+    """An admin says an enacted matter's effects were carried out by other means: the panel stops asking."""
+    admin = _admin_of(request)
+    post = get_object_or_404(Post, slug=slug)
+    try:
+        matter_mark_carried_out(post=post, admin=admin)
+    except VoteError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"“{post.title}”: its effects are recorded as carried out.")
+    return redirect("admin_panel")
+
+
 @login_required
-def edit_post(request: HttpRequest, slug: str) -> HttpResponse:
+def edit_post(request: SignedInRequest, slug: str) -> HttpResponse:
     """The edit form, offered only to whom the edit rules let edit the post now; a refusal says why."""
     post = get_object_or_404(Post.objects.select_related("author", "matter_kind").with_comments(), slug=slug)
     now = timezone.now()
-    verdict = edit_verdict_for(post, list(post.comments.all()), viewer=request.user,
-                               profile=Game.load().rules_profile(), now=now)
+    verdict = edit_verdict_for(
+        post, list(post.comments.all()), viewer=request.user, profile=Game.load().rules_profile(), now=now
+    )
     if verdict is None:
         verdict = LimitVerdict(allowed=False, message=EDIT_ONLY_AUTHOR)
     if not verdict.allowed:
         return render(request, "votes/new_post.html", {"editing": post, "refused": verdict.message}, status=403)
-    initial = {"kind": post.kind, "title": post.title, "body": post.body, "flavour": post.flavour,
-               "trivial": post.trivial}
+    initial = {
+        "kind": post.kind,
+        "title": post.title,
+        "body": post.body,
+        "flavour": post.flavour,
+        "trivial": post.trivial,
+    }
     state = game_state(now)
     own_kinds = [kind.name for kind in kinds_in_force(state.dynasty) if kind.base == "matter"]
     if post.matter_kind is not None and post.kind == "matter" and post.matter_kind.name not in own_kinds:
@@ -163,8 +210,14 @@ def edit_post(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            post_edit(post=post, editor=request.user, title=data["title"], body=data["body"],
-                      flavour=data["flavour"], kind=data["kind"])
+            post_edit(
+                post=post,
+                editor=request.user,
+                title=data["title"],
+                body=data["body"],
+                flavour=data["flavour"],
+                kind=data["kind"],
+            )
         except EditForbidden as error:
             return render(request, "votes/new_post.html", {"editing": post, "refused": str(error)}, status=403)
         except PostError as error:
@@ -179,7 +232,7 @@ def edit_post(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def emperor_decide(request: HttpRequest, slug: str) -> HttpResponse:
+def emperor_decide(request: SignedInRequest, slug: str) -> HttpResponse:
     """2005: the Duke rules a Declaration of Victory legal or illegal when no clear decision was reached."""
     post = get_object_or_404(Post, slug=slug)
     legal = request.POST.get("legal") == "yes"

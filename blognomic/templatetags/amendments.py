@@ -9,12 +9,15 @@ from __future__ import annotations
 from django import template
 from django.utils import timezone
 
-from blognomic.amendments.services import (
+from blognomic.flows.amendments.services import (
     amendment_preview_cached,
+    amendment_preview_for,
     amendment_previews_cached,
+    application_descriptions_for,
     revertible_applications,
 )
 from blognomic.models import AmendmentApplication
+from gndt.selectors import gndt_update_shown
 from ruleset.models import Revision
 from votes.models import Amendment
 
@@ -30,19 +33,36 @@ def _amendment(post) -> Amendment | None:
 
 @register.inclusion_tag("amendments/_post_block.html", takes_context=True)
 def amendment_block(context, post):
-    """The post's amendment: a live diff while it is pending, what it applied once enacted."""
+    """The post's amendment: a live diff while it is pending, what it applied once enacted; each told as the
+    reader may see it (an operation on a secret they may not see is told only as a secret change)."""
     amendment = _amendment(post)
     if amendment is None:
         return {"amendment": None}
+    request = context.get("request")
+    viewer = getattr(request, "user", None)
     # A pending matter shows the live diff; only a resolved one may have applied its amendment.
-    application = None if post.is_pending else \
-        AmendmentApplication.objects.filter(post=post).order_by("-at", "-pk").first()
+    application = (
+        None if post.is_pending else AmendmentApplication.objects.filter(post=post).order_by("-at", "-pk").first()
+    )
     if application is None:
-        preview = amendment_preview_cached(amendment, now=timezone.now())
+        preview = amendment_preview_for(amendment, viewer=viewer, now=timezone.now())
         return {"amendment": amendment, "post": post, "preview": preview}
-    revisions = list(Revision.objects.filter(pk__in=application.revisions).select_related("page").only(
-        "id", "number", "page__slug", "page__title"))
-    return {"amendment": amendment, "post": post, "application": application, "revisions": revisions}
+    revisions = list(
+        Revision.objects.filter(pk__in=application.revisions)
+        .select_related("page")
+        .only("id", "number", "page__slug", "page__title")
+    )
+    update = (application.gndt or {}).get("update")
+    # The update's page answers only those who may see some of it; so does its link here.
+    shown_update = update if update and gndt_update_shown(update, viewer=viewer) is not None else None
+    return {
+        "amendment": amendment,
+        "post": post,
+        "application": application,
+        "revisions": revisions,
+        "descriptions": application_descriptions_for(application, amendment.operations, viewer),
+        "gndt_update": shown_update,
+    }
 
 
 @register.simple_tag

@@ -4,14 +4,13 @@ lock cells in a fixed order and log each change as an ``Update``.
 The time is always passed in (``now``); nothing here reads the clock.
 """
 
-
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from dynasties import names
 from dynasties.models import Dynasty, User
+from gndt import naming
 from gndt.models import (
     Cell,
     CellChange,
@@ -79,9 +78,7 @@ def locked_cells(pairs: Iterable[tuple[Row, Column]]) -> dict[tuple[int, int], C
     cells = fetch()
     missing = wanted - cells.keys()
     if missing:
-        Cell.objects.bulk_create(
-            [Cell(row_id=r, column_id=c, value="") for r, c in missing], ignore_conflicts=True
-        )
+        Cell.objects.bulk_create([Cell(row_id=r, column_id=c, value="") for r, c in missing], ignore_conflicts=True)
         cells = fetch()
     return {pair: cells[pair] for pair in wanted}
 
@@ -102,14 +99,12 @@ def log_admin_update(
     by: User | None,
     now: datetime,
     comment: str,
-    writes: list[tuple[Cell, str]] = (),
+    writes: Sequence[tuple[Cell, str]] = (),
     *,
     column: Column | None = None,
 ) -> Update:
     """Log an admin's change; ``column`` is the column it is about, so a hidden column's stays secret."""
-    update = Update.objects.create(
-        dynasty=dynasty, by=by, at=now, comment=comment, source=Update.ADMIN, column=column
-    )
+    update = Update.objects.create(dynasty=dynasty, by=by, at=now, comment=comment, source=Update.ADMIN, column=column)
     if writes:
         write_changes(update, list(writes))
     return update
@@ -126,16 +121,15 @@ def require_open(dynasty: Dynasty) -> None:
 
 
 def clean_name(name: str, *, what: str, limit: int) -> str:
-    # Rows sit beside players' rows and columns are named in the log: the same normal form as players' names,
-    # and nothing invisible or direction-changing that could make one pass for another.
-    name = names.normalise(name)
-    problem = names.name_problem(name) if name else None
-    if problem in (names.INVISIBLE, names.DIRECTIONAL):
+    # Rows sit beside players' rows and columns are named in the log: ``gndt.naming`` says why.
+    name = naming.normalise(name)
+    problem = naming.name_problem(name, what=what)
+    if problem is not None and problem != naming.ONE_LINE.format(what=what):
         raise GndtError(problem)
     if not name:
         raise GndtError(NAME_REQUIRED.format(what=what))
     if len(name) > limit:
         raise GndtError(NAME_TOO_LONG.format(what=what, limit=limit))
-    if any(ord(character) < 32 for character in name):
-        raise GndtError(f"A {what} name must be one line of text.")
+    if problem is not None:
+        raise GndtError(problem)
     return name

@@ -3,7 +3,6 @@
 The time is always passed in (``now``); nothing here reads the clock.
 """
 
-
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -69,18 +68,7 @@ def gndt_effect_save(
     require_admin(by, "schedule effects")
     require_open(dynasty)
     name = clean_name(name, what="scheduled effect", limit=120)
-    if column.dynasty_id != dynasty.pk or (row is not None and row.dynasty_id != dynasty.pk):
-        raise GndtError(EFFECT_OTHER_DYNASTY)
-    if column.kind != Column.INTEGER:
-        raise GndtError(
-            EFFECT_NEEDS_NUMBER.format(column=column.name, kind=column.get_kind_display().lower())
-        )
-    if target == ScheduledEffect.ONE_ROW and row is None:
-        raise GndtError(EFFECT_NEEDS_ROW)
-    if target != ScheduledEffect.ONE_ROW and row is not None:
-        raise GndtError(EFFECT_ROW_UNWANTED)
-    if target not in dict(ScheduledEffect.TARGET_CHOICES):
-        raise GndtError(EFFECT_NEEDS_ROW)
+    _check_effect_target(dynasty, column=column, target=target, row=row)
     starts_at = starts_at or now
     try:
         ScheduleSpec(hour=hour, minute=minute, weekday=weekday, starts_at=starts_at)
@@ -113,6 +101,21 @@ def gndt_effect_save(
         state = "" if enabled else " (paused)"
         log_admin_update(dynasty, by, now, f"{verb} {name}: {effect.describe()}{state}", column=column)
     return effect
+
+
+def _check_effect_target(dynasty: Dynasty, *, column: Column, target: str, row: Row | None) -> None:
+    """Refuses an effect on another dynasty's table, on a column that is not a number, or on a row the
+    target does not call for."""
+    if column.dynasty_id != dynasty.pk or (row is not None and row.dynasty_id != dynasty.pk):
+        raise GndtError(EFFECT_OTHER_DYNASTY)
+    if column.kind != Column.INTEGER:
+        raise GndtError(EFFECT_NEEDS_NUMBER.format(column=column.name, kind=column.get_kind_display().lower()))
+    if target == ScheduledEffect.ONE_ROW and row is None:
+        raise GndtError(EFFECT_NEEDS_ROW)
+    if target != ScheduledEffect.ONE_ROW and row is not None:
+        raise GndtError(EFFECT_ROW_UNWANTED)
+    if target not in dict(ScheduledEffect.TARGET_CHOICES):
+        raise GndtError(EFFECT_NEEDS_ROW)
 
 
 @dataclass
@@ -220,27 +223,13 @@ def _effect_outcome(
             run.save(update_fields=["note"])
         return outcome
     rows = _effect_rows(effect, now)
-    spec = effect.column.spec()
     if write:
         cells = locked_cells((row, effect.column) for row in rows)
     else:
         cells = {
-            (cell.row_id, cell.column_id): cell
-            for cell in Cell.objects.filter(row__in=rows, column=effect.column)
+            (cell.row_id, cell.column_id): cell for cell in Cell.objects.filter(row__in=rows, column=effect.column)
         }
-    writes, refused = [], []
-    for row in sorted(rows, key=lambda r: (r.order, r.name)):
-        cell = cells.get((row.pk, effect.column_id))
-        current = cell.value if cell is not None else ""
-        try:
-            new = apply_adjustment(
-                spec, current, effect.delta, at_most=effect.at_most, at_least=effect.at_least
-            )
-        except CellValueError as error:
-            refused.append(f"{row.name}: {error}")
-            continue
-        if new != current:
-            writes.append((row, cell, current, new))
+    writes, refused = _adjustments(effect, rows, cells)
     notes = [note] if note else []
     if refused:
         notes.append("Not applied to " + "; ".join(refused) + ".")
@@ -254,19 +243,51 @@ def _effect_outcome(
         note=" ".join(notes),
     )
     if write:
-        if writes:
-            update = Update.objects.create(
-                dynasty=effect.dynasty,
-                by=None,
-                at=now,
-                source=Update.EFFECT,
-                column=effect.column,
-                comment=f"{effect.name}: {effect.describe()} (period {key})",
-            )
-            write_changes(update, [(cell, new) for _, cell, _, new in writes])
-            run.update = update
-            outcome.update_id = update.pk
-        run.outcome = EffectRun.APPLIED
-        run.note = outcome.note
-        run.save(update_fields=["outcome", "note", "update"])
+        _record_run(run, effect, key, now, outcome=outcome, writes=writes, cells=cells)
     return outcome
+
+
+def _adjustments(effect: ScheduledEffect, rows: list[Row], cells: dict) -> tuple[list[tuple], list[str]]:
+    """Each row's cell as the effect changes it (row, cell, old, new), and the rows it cannot change, why."""
+    spec = effect.column.spec()
+    writes, refused = [], []
+    for row in sorted(rows, key=lambda r: (r.order, r.name)):
+        cell = cells.get((row.pk, effect.column_id))
+        current = cell.value if cell is not None else ""
+        try:
+            new = apply_adjustment(spec, current, effect.delta, at_most=effect.at_most, at_least=effect.at_least)
+        except CellValueError as error:
+            refused.append(f"{row.name}: {error}")
+            continue
+        if new != current:
+            writes.append((row, cell, current, new))
+    return writes, refused
+
+
+def _record_run(
+    run: EffectRun,
+    effect: ScheduledEffect,
+    key: str,
+    now: datetime,
+    *,
+    outcome: EffectOutcome,
+    writes: list[tuple],
+    cells: dict,
+) -> None:
+    """The effect's changes as one update, and the period's run as applied, citing it."""
+    if writes:
+        update = Update.objects.create(
+            dynasty=effect.dynasty,
+            by=None,
+            at=now,
+            source=Update.EFFECT,
+            column=effect.column,
+            comment=f"{effect.name}: {effect.describe()} (period {key})",
+        )
+        # Written cells come from ``locked_cells``, which made every missing one.
+        write_changes(update, [(cells[(row.pk, effect.column_id)], new) for row, _, _, new in writes])
+        run.update = update
+        outcome.update_id = update.pk
+    run.outcome = EffectRun.APPLIED
+    run.note = outcome.note
+    run.save(update_fields=["outcome", "note", "update"])

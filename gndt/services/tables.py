@@ -3,7 +3,6 @@
 The time is always passed in (``now``); nothing here reads the clock.
 """
 
-
 from __future__ import annotations
 
 import re
@@ -16,7 +15,7 @@ from django.db import transaction
 from dynasties.models import Dynasty, User
 from dynasties.phases import PHASE_CHOICES, UNKNOWN_PHASE
 from dynasties.terms import replace_keywords
-from gndt import dice
+from gndt import dice, naming
 from gndt.actions import ActionSpec
 from gndt.models import (
     Action,
@@ -50,8 +49,7 @@ NOT_A_PLAYER_ACCOUNT = "{name} has not joined the game, so cannot have a player 
 PLAYER_HAS_ROW = "{name} already has a row in this GNDT."
 BAD_ACTION = "Action “{name}”: {problem}."
 BADLIST_NAME_PATTERN = (
-    "A list name is the token players type: capital letters and digits, starting with a letter, "
-    "such as FRUIT."
+    "A list name is the token players type: capital letters and digits, starting with a letter, such as FRUIT."
 )
 LIST_NAME_IS_DICE = "{name} would be read as a dice roll; choose a name that does not start with DICE."
 LIST_ALIAS = "{name} is another spelling of {target}; change {target} instead."
@@ -91,9 +89,7 @@ def _column_spec(fields: dict) -> ColumnSpec:
     spec_fields = {key: fields[key] for key in ("kind", "minimum", "maximum", "allow_negative", "clamp")}
     choices = tuple(str(choice).strip() for choice in fields.get("choices") or ())
     try:
-        spec = ColumnSpec(
-            name=fields["name"], choices=choices, default=fields.get("default") or None, **spec_fields
-        )
+        spec = ColumnSpec(name=fields["name"], choices=choices, default=fields.get("default") or None, **spec_fields)
     except ValueError as error:
         raise GndtError(BAD_COLUMN.format(name=fields["name"], problem=str(error).rstrip("."))) from None
     if spec.default is not None and spec.kind != Column.PLAYER:
@@ -144,15 +140,12 @@ def gndt_column_add(
     }
     spec = _column_spec(fields)
     with transaction.atomic():
-        if Column.objects.filter(dynasty=dynasty, name__iexact=name).exists():
-            raise GndtError(NAME_TAKEN.format(what="column", name=name))
+        taken = naming.clash(name, Column.objects.filter(dynasty=dynasty).values_list("name", flat=True))
+        if taken is not None:
+            raise GndtError(NAME_TAKEN.format(what="column", name=taken))
         if order is None:
             order = (
-                Column.objects.filter(dynasty=dynasty)
-                .order_by("-order")
-                .values_list("order", flat=True)
-                .first()
-                or 0
+                Column.objects.filter(dynasty=dynasty).order_by("-order").values_list("order", flat=True).first() or 0
             ) + 1
         column = Column.objects.create(
             dynasty=dynasty,
@@ -163,16 +156,22 @@ def gndt_column_add(
             created_at=now,
             **{**fields, "choices": list(spec.choices)},
         )
-        rows = list(Row.objects.in_use().filter(dynasty=dynasty))
-        Cell.objects.bulk_create([Cell(row=row, column=column, value="") for row in rows])
-        cells = locked_cells((row, column) for row in rows)
-        starts = {row.pk: row_starting_value(column, row) for row in rows}
-        writes = sorted(
-            ((cell, starts[row_id]) for (row_id, _), cell in cells.items() if starts[row_id] != ""),
-            key=lambda write: write[0].pk,
-        )
-        log_admin_update(dynasty, by, now, f"Added the column {name}", writes, column=column)
+        _fill_new_column(column, by=by, now=now)
     return column
+
+
+def _fill_new_column(column: Column, *, by: User | None, now: datetime) -> None:
+    """Every row's cell in a new column, with its starting value, logged as one update."""
+    dynasty = column.dynasty
+    rows = list(Row.objects.in_use().filter(dynasty=dynasty))
+    Cell.objects.bulk_create([Cell(row=row, column=column, value="") for row in rows])
+    cells = locked_cells((row, column) for row in rows)
+    starts = {row.pk: row_starting_value(column, row) for row in rows}
+    writes = sorted(
+        ((cell, starts[row_id]) for (row_id, _), cell in cells.items() if starts[row_id] != ""),
+        key=lambda write: write[0].pk,
+    )
+    log_admin_update(dynasty, by, now, f"Added the column {column.name}", writes, column=column)
 
 
 def gndt_column_edit(*, column: Column, by: User | None, now: datetime, **changes) -> Column:
@@ -193,12 +192,14 @@ def gndt_column_edit(*, column: Column, by: User | None, now: datetime, **change
         fields["choices"] = list(spec.choices)
         if fields["owner_visible"] and not fields["hidden"]:
             raise GndtError(OWNER_VISIBLE_NOT_HIDDEN.format(name=fields["name"]))
-        if (
-            fields["name"] != column.name
-            and Column.objects.filter(dynasty=column.dynasty_id, name__iexact=fields["name"]).exclude(pk=column.pk)
-            .exists()
-        ):
-            raise GndtError(NAME_TAKEN.format(what="column", name=fields["name"]))
+        others = Column.objects.filter(dynasty=column.dynasty_id).exclude(pk=column.pk)
+        taken = (
+            naming.clash(fields["name"], others.values_list("name", flat=True))
+            if fields["name"] != column.name
+            else None
+        )
+        if taken is not None:
+            raise GndtError(NAME_TAKEN.format(what="column", name=taken))
         described = [
             f"{key.replace('_', ' ')}: {_setting(getattr(column, key))} → {_setting(value)}"
             for key, value in fields.items()
@@ -262,17 +263,15 @@ def gndt_row_add(
     return row
 
 
-def _create_row(
-    dynasty: Dynasty, *, name: str, user: User | None, order: int | None, now: datetime | None
-) -> Row:
-    if Row.objects.filter(dynasty=dynasty, name__iexact=name).exists():
-        raise GndtError(NAME_TAKEN.format(what="row", name=name))
+def _create_row(dynasty: Dynasty, *, name: str, user: User | None, order: int | None, now: datetime | None) -> Row:
+    taken = naming.clash(name, Row.objects.filter(dynasty=dynasty).values_list("name", flat=True))
+    if taken is not None:
+        raise GndtError(NAME_TAKEN.format(what="row", name=taken))
     if user is not None and Row.objects.filter(dynasty=dynasty, user=user).exists():
         raise GndtError(PLAYER_HAS_ROW.format(name=user.username))
     if order is None:
         order = (
-            Row.objects.filter(dynasty=dynasty).order_by("-order").values_list("order", flat=True).first()
-            or 0
+            Row.objects.filter(dynasty=dynasty).order_by("-order").values_list("order", flat=True).first() or 0
         ) + 1
     return Row.objects.create(dynasty=dynasty, user=user, name=name, order=order, created_at=now)
 
@@ -364,8 +363,11 @@ def gndt_action_save(
     name = clean_name(name, what="action", limit=80)
     phase = (phase or "").strip()
     if phase and phase not in PHASE_CHOICES:
-        raise GndtError(BAD_ACTION.format(name=name, problem=UNKNOWN_PHASE.format(
-            phase=phase, phases=", ".join(PHASE_CHOICES)).rstrip(".")))
+        raise GndtError(
+            BAD_ACTION.format(
+                name=name, problem=UNKNOWN_PHASE.format(phase=phase, phases=", ".join(PHASE_CHOICES)).rstrip(".")
+            )
+        )
     try:
         ActionSpec(name=name, frequency=frequency, weekly_cap=weekly_cap)
     except ValueError as error:
@@ -492,55 +494,78 @@ def gndt_start_dynasty(
     with transaction.atomic():
         if Column.objects.filter(dynasty=new_dynasty).exists():
             raise GndtError(NEW_DYNASTY_HAS_TABLE.format(dynasty=new_dynasty.name))
-        old_columns = {column.name: column for column in Column.objects.filter(dynasty=old_dynasty)}
-        unknown = [name for name in keep if name not in old_columns]
-        if unknown:
-            raise refusal([KEEP_UNKNOWN.format(dynasty=old_dynasty.name, column=name) for name in unknown])
-        kept = sorted((old_columns[name] for name in dict.fromkeys(keep)), key=lambda c: (c.order, c.pk))
-
-        def renamed(text: str) -> str:
-            return replace_keywords(text, renames) if renames and text else text
-
-        Column.objects.bulk_create(
-            Column(dynasty=new_dynasty, **{
-                **{key: getattr(column, key) for key in COLUMN_FIELDS},
-                "name": renamed(column.name), "description": renamed(column.description),
-            })
-            for column in kept
-        )
-        # Players keep their place from the old table; newcomers follow in name order.
-        old_order = dict(
-            Row.objects.filter(dynasty=old_dynasty).exclude(user=None).values_list("user_id", "order")
-        )
-        existing = Row.objects.filter(dynasty=new_dynasty)
-        have_rows = set(existing.exclude(user=None).values_list("user_id", flat=True))
-        taken = set(existing.values_list("name", flat=True))
-        players = sorted(
-            (
-                user
-                for user in User.objects.active_at(now)
-                if user.pk not in have_rows and user.username not in taken
-            ),
-            key=lambda user: (user.pk not in old_order, old_order.get(user.pk, 0), user.username),
-        )
-        first = len(taken)
-        Row.objects.bulk_create(
-            Row(dynasty=new_dynasty, user=user, name=user.username, order=first + i + 1)
-            for i, user in enumerate(players)
-        )
-        others = {row.name: row for row in Row.objects.in_use().filter(dynasty=old_dynasty, user=None)}
-        keep_others = [name.strip() for name in keep_rows if name.strip()]
-        unknown = [name for name in keep_others if name not in others]
-        if unknown:
-            raise refusal([KEEP_UNKNOWN_ROW.format(dynasty=old_dynasty.name, row=name) for name in unknown])
-        after = first + len(players)
-        Row.objects.bulk_create(
-            Row(dynasty=new_dynasty, name=renamed(name), order=after + i + 1)
-            for i, name in enumerate(sorted(dict.fromkeys(keep_others), key=lambda n: (others[n].order, n)))
-            if renamed(name) not in taken
-        )
+        _copy_kept_columns(old_dynasty, new_dynasty, keep, renames)
+        rows_before, taken = _add_player_rows(old_dynasty, new_dynasty, now)
+        _copy_kept_rows(old_dynasty, new_dynasty, keep_rows, renames, after=rows_before, taken=taken)
         rows = list(Row.objects.in_use().filter(dynasty=new_dynasty))
         writes = _starting_writes(rows, new_dynasty)
         if not writes:
             return None
         return log_admin_update(new_dynasty, by, now, f"The GNDT of {new_dynasty.name} begins", writes)
+
+
+def _renamed(text: str, renames: Mapping[str, str] | None) -> str:
+    return replace_keywords(text, renames) if renames and text else text
+
+
+def _copy_kept_columns(
+    old_dynasty: Dynasty, new_dynasty: Dynasty, keep: list[str], renames: Mapping[str, str] | None
+) -> None:
+    """The old table's columns named in ``keep``, renamed, in their old order: their rules, not their values."""
+    old_columns = {column.name: column for column in Column.objects.filter(dynasty=old_dynasty)}
+    unknown = [name for name in keep if name not in old_columns]
+    if unknown:
+        raise refusal([KEEP_UNKNOWN.format(dynasty=old_dynasty.name, column=name) for name in unknown])
+    kept = sorted((old_columns[name] for name in dict.fromkeys(keep)), key=lambda c: (c.order, c.pk))
+    Column.objects.bulk_create(
+        Column(
+            dynasty=new_dynasty,
+            **{
+                **{key: getattr(column, key) for key in COLUMN_FIELDS},
+                "name": _renamed(column.name, renames),
+                "description": _renamed(column.description, renames),
+            },
+        )
+        for column in kept
+    )
+
+
+def _add_player_rows(old_dynasty: Dynasty, new_dynasty: Dynasty, now: datetime) -> tuple[int, set[str]]:
+    """A row for each active player the new table lacks; returns how many rows it then has and the names
+    it had before."""
+    # Players keep their place from the old table; newcomers follow in name order.
+    old_order = dict(Row.objects.filter(dynasty=old_dynasty).exclude(user=None).values_list("user_id", "order"))
+    existing = Row.objects.filter(dynasty=new_dynasty)
+    have_rows = set(existing.exclude(user=None).values_list("user_id", flat=True))
+    taken = set(existing.values_list("name", flat=True))
+    players = sorted(
+        (user for user in User.objects.active_at(now) if user.pk not in have_rows and user.username not in taken),
+        key=lambda user: (user.pk not in old_order, old_order.get(user.pk, 0), user.username),
+    )
+    first = len(taken)
+    Row.objects.bulk_create(
+        Row(dynasty=new_dynasty, user=user, name=user.username, order=first + i + 1) for i, user in enumerate(players)
+    )
+    return first + len(players), taken
+
+
+def _copy_kept_rows(
+    old_dynasty: Dynasty,
+    new_dynasty: Dynasty,
+    keep_rows: Iterable[str],
+    renames: Mapping[str, str] | None,
+    *,
+    after: int,
+    taken: set[str],
+) -> None:
+    """The old table's rows that are not players' and are named in ``keep_rows``, renamed, after ``after``."""
+    others = {row.name: row for row in Row.objects.in_use().filter(dynasty=old_dynasty, user=None)}
+    keep_others = [name.strip() for name in keep_rows if name.strip()]
+    unknown = [name for name in keep_others if name not in others]
+    if unknown:
+        raise refusal([KEEP_UNKNOWN_ROW.format(dynasty=old_dynasty.name, row=name) for name in unknown])
+    Row.objects.bulk_create(
+        Row(dynasty=new_dynasty, name=_renamed(name, renames), order=after + i + 1)
+        for i, name in enumerate(sorted(dict.fromkeys(keep_others), key=lambda n: (others[n].order, n)))
+        if _renamed(name, renames) not in taken
+    )

@@ -4,7 +4,6 @@ logged cell by cell. Dice and word-list draws in the comment are rolled here.
 The time is always passed in (``now``); nothing here reads the clock.
 """
 
-
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -24,7 +23,7 @@ from gndt.models import (
     Row,
     Update,
 )
-from gndt.selectors import dynasty_is_archived, random_lists_for, sees_hidden
+from gndt.selectors import dynasty_is_archived, random_lists_for, sees_hidden, sees_value
 from gndt.services.common import (
     ARCHIVED,
     CellKey,
@@ -50,19 +49,19 @@ OWN_SECRET_READ_ONLY = (
     "{cell}: you may see your own {column} but not change it; only admins and the {emperor} change it."
 )
 NOT_TEXT = "{cell}: a value must be text."
-SEEN_MISSING = (
-    "{cell}: the value you saw was not sent, so the change cannot be checked; reload and try again."
-)
-CONFLICT = (
-    "Nothing was saved: the table changed after you loaded it. {details}. Reload and make your change again."
-)
+SEEN_MISSING = "{cell}: the value you saw was not sent, so the change cannot be checked; reload and try again."
+CONFLICT = "Nothing was saved: the table changed after you loaded it. {details}. Reload and make your change again."
 CONFLICT_CELL = "{cell} is now {current}, not {seen} as you saw it ({who})"
 UNKNOWN_ACTION = "There is no action “{action}” in this dynasty."
 ALREADY_UNDONE = "Update #{pk} was already undone by update #{by}; undo that one to restore its values."
 NOTHING_TO_UNDO = "Update #{pk} changed no values, so there is nothing to undo."
 UNDO_CONFLICT = "Update #{pk} cannot be undone: {details}."
 UNDO_CHANGED_CELL = "{cell} has changed since (it is now {current}; update #{pk} set it to {new}; {who})"
-UNDO_SECRET = "Update #{pk} changed hidden values, which only admins and the {emperor} may undo."
+UNDO_OWN_SECRET = (
+    "Update #{pk} changed {cells}, which you may see but only admins and the {emperor} change, so only they may "
+    "undo it."
+)
+UNDO_UNSEEN = "There is no update #{pk} for you to undo."
 
 
 # --- Updating cells --------------------------------------------------------------------------------------
@@ -98,11 +97,7 @@ def gndt_update(
         watched = _resolve_keys(seen, rows, columns, secret_ok, problems, by=by, dynasty=dynasty)
         if problems:
             raise refusal(problems)
-        players = (
-            _player_names(now)
-            if any(column.kind == Column.PLAYER for _, column in targets.values())
-            else None
-        )
+        players = _player_names(now) if any(column.kind == Column.PLAYER for _, column in targets.values()) else None
         new_values = _validated(changes, targets, players, problems)
         for key, (row, column) in targets.items():
             if key not in seen:
@@ -142,11 +137,7 @@ def gndt_undo(*, update: Update, by: User, now: datetime, comment: str = "") -> 
         raise GndtError(COMMENT_TOO_LONG.format(limit=MAX_COMMENT_LENGTH, length=len(comment)))
     with transaction.atomic():
         # Locking the update itself puts two undos of it in a queue: the second sees the first.
-        target = (
-            Update.objects.select_for_update(of=("self",))
-            .select_related("dynasty__emperor")
-            .get(pk=update.pk)
-        )
+        target = Update.objects.select_for_update(of=("self",)).select_related("dynasty__emperor").get(pk=update.pk)
         dynasty = target.dynasty
         _check_may_update(dynasty, by, now)
         later_undo = Update.objects.filter(undoes=target).order_by("pk").first()
@@ -155,8 +146,7 @@ def gndt_undo(*, update: Update, by: User, now: datetime, comment: str = "") -> 
         changes = list(target.changes.select_related("row", "column"))
         if not changes:
             raise GndtError(NOTHING_TO_UNDO.format(pk=target.pk))
-        if any(change.column.hidden for change in changes) and not sees_hidden(by, dynasty):
-            raise GndtError(UNDO_SECRET.format(pk=target.pk, emperor=dynasty.emperor_term))
+        changes = _changes_to_undo(target, changes, by=by, dynasty=dynasty)
         cells = locked_cells((change.row, change.column) for change in changes)
         moved = [change for change in changes if cells[(change.row_id, change.column_id)].value != change.new]
         if moved:
@@ -182,6 +172,32 @@ def gndt_undo(*, update: Update, by: User, now: datetime, comment: str = "") -> 
         )
         write_changes(undo, [(cells[(change.row_id, change.column_id)], change.old) for change in changes])
     return undo
+
+
+def _changes_to_undo(target: Update, changes: list[CellChange], *, by: User, dynasty: Dynasty) -> list[CellChange]:
+    """The changes of ``target`` that ``by`` undoes: all of them for admins and the Emperor; for anyone else
+    the ones in columns that are not hidden.
+
+    Someone who may not see a hidden column sees the update without its hidden changes (``log_entries``), so
+    undoing it restores what they see and leaves the rest, and nothing they are told (a refusal, a conflict)
+    says there was more. A change they see but may not make (their own value in an owner-visible column)
+    refuses the undo, naming it.
+    """
+    if sees_hidden(by, dynasty):
+        return changes
+    own = [c for c in changes if c.column.hidden and sees_value(by, dynasty, c.column, c.row.user_id, privileged=False)]
+    if own:
+        raise GndtError(
+            UNDO_OWN_SECRET.format(
+                pk=target.pk,
+                emperor=dynasty.emperor_term,
+                cells=", ".join(cell_name(c.row.name, c.column.name) for c in own),
+            )
+        )
+    public = [change for change in changes if not change.column.hidden]
+    if not public:
+        raise GndtError(UNDO_UNSEEN.format(pk=target.pk))
+    return public
 
 
 def _check_may_update(dynasty: Dynasty, by: User, now: datetime) -> None:
@@ -317,9 +333,7 @@ def _who_changed(change: CellChange | None) -> str:
 
 def _declared_action(dynasty: Dynasty, action: Action | str) -> Action:
     name = action.name if isinstance(action, Action) else str(action)
-    locked = (
-        Action.objects.select_for_update().filter(dynasty=dynasty, name=name, retired_at__isnull=True).first()
-    )
+    locked = Action.objects.select_for_update().filter(dynasty=dynasty, name=name, retired_at__isnull=True).first()
     if locked is None or (isinstance(action, Action) and locked.pk != action.pk):
         raise GndtError(UNKNOWN_ACTION.format(action=name))
     return locked
@@ -389,10 +403,16 @@ def _deck_draws(plan: decks.DeckPlan, dynasty: Dynasty, by: User | None) -> list
     # One writer at a time per dynasty, so two simultaneous draws can never deal the same card.
     Dynasty.objects.select_for_update(of=("self",)).filter(pk=dynasty.pk).first()
     deck = f"HAND#{plan.hand}" if plan.hand else f"{by.username if by else 'the system'}'s deck"
-    logged = (roll for rolls in Update.objects.filter(dynasty=dynasty).exclude(rolls=[]).order_by("pk")
-              .values_list("rolls", flat=True) for roll in rolls)
+    logged = (
+        roll
+        for rolls in Update.objects.filter(dynasty=dynasty)
+        .exclude(rolls=[])
+        .order_by("pk")
+        .values_list("rolls", flat=True)
+        for roll in rolls
+    )
     size, dealt = decks.dealt_so_far(logged, deck)
-    out = []
+    out: list[dict[str, object]] = []
     if plan.shuffle:
         size, dealt = None, frozenset()
         out.append({"token": "SHUFFLE", "kind": "shuffle", "deck": deck, "text": f"SHUFFLE: {deck} is shuffled"})
@@ -402,7 +422,17 @@ def _deck_draws(plan: decks.DeckPlan, dynasty: Dynasty, by: User | None) -> list
         except decks.DeckError as error:
             raise GndtError(str(error)) from None
         size, dealt = draw.size, dealt | set(cards)
-        out.append({"token": draw.token, "kind": "deck", "deck": deck, "size": draw.size, "count": draw.count,
-                    "results": list(cards), "total": 0, "pick": None,
-                    "text": f"{draw.token} from {deck}: {', '.join(str(card) for card in cards)}"})
+        out.append(
+            {
+                "token": draw.token,
+                "kind": "deck",
+                "deck": deck,
+                "size": draw.size,
+                "count": draw.count,
+                "results": list(cards),
+                "total": 0,
+                "pick": None,
+                "text": f"{draw.token} from {deck}: {', '.join(str(card) for card in cards)}",
+            }
+        )
     return out

@@ -47,6 +47,44 @@ def gndt_variable_add(
     require_open(dynasty)
     label = clean_name(label, what="game variable", limit=60)
     phase_rule = (phase_rule or "").strip()
+    _check_variable_source(dynasty, row=row, column=column, phase_rule=phase_rule)
+    if proposal is not None and (proposal.kind not in (Kind.PROPOSAL, Kind.CFJ) or proposal.status != Status.ENACTED):
+        raise GndtError(VARIABLE_PROPOSAL_NOT_ENACTED.format(title=proposal.title))
+    with transaction.atomic():
+        locked = Dynasty.objects.select_for_update().get(pk=dynasty.pk)
+        shown = GameVariable.objects.shown().filter(dynasty=locked)
+        if shown.filter(label__iexact=label).exists():
+            raise GndtError(VARIABLE_LABEL_TAKEN.format(label=label))
+        if shown.count() >= MAX_VARIABLES:
+            raise GndtError(TOO_MANY_VARIABLES.format(limit=MAX_VARIABLES))
+        if order is None:
+            order = (shown.order_by("-order").values_list("order", flat=True).first() or 0) + 1
+        variable = GameVariable.objects.create(
+            dynasty=locked,
+            label=label,
+            row=row,
+            column=column,
+            phase_rule=phase_rule,
+            order=order,
+            proposal=proposal,
+            by=by,
+            at=now,
+        )
+        if not locked.shows_variables:
+            Dynasty.objects.filter(pk=locked.pk).update(shows_variables=True)
+        if row is not None and column is not None:
+            source = f"{row.name}’s {column.name}"
+        else:
+            source = f"the phase ({phase_rule})"
+        cited = f", as “{proposal.title}” enacted" if proposal is not None else ""
+        # About the column, so that a variable on a hidden column stays as secret as the column.
+        log_admin_update(locked, by, now, f"Showing the game variable {label}: {source}{cited}", column=column)
+    dynasty.shows_variables = True
+    return variable
+
+
+def _check_variable_source(dynasty: Dynasty, *, row: Row | None, column: Column | None, phase_rule: str) -> None:
+    """Refuses a variable that shows neither or both of a cell and a phase, or a cell not in use here."""
     has_cell = row is not None or column is not None
     if has_cell and phase_rule:
         raise GndtError(VARIABLE_CELL_OR_PHASE)
@@ -61,37 +99,14 @@ def gndt_variable_add(
             raise GndtError(VARIABLE_OTHER_DYNASTY.format(what=what, name=item.name))
         if item.retired_at is not None:
             raise GndtError(VARIABLE_RETIRED.format(what=what, name=item.name))
-    if proposal is not None and (proposal.kind not in (Kind.PROPOSAL, Kind.CFJ) or proposal.status != Status.ENACTED):
-        raise GndtError(VARIABLE_PROPOSAL_NOT_ENACTED.format(title=proposal.title))
-    with transaction.atomic():
-        locked = Dynasty.objects.select_for_update().get(pk=dynasty.pk)
-        shown = GameVariable.objects.shown().filter(dynasty=locked)
-        if shown.filter(label__iexact=label).exists():
-            raise GndtError(VARIABLE_LABEL_TAKEN.format(label=label))
-        if shown.count() >= MAX_VARIABLES:
-            raise GndtError(TOO_MANY_VARIABLES.format(limit=MAX_VARIABLES))
-        if order is None:
-            order = (shown.order_by("-order").values_list("order", flat=True).first() or 0) + 1
-        variable = GameVariable.objects.create(
-            dynasty=locked, label=label, row=row, column=column, phase_rule=phase_rule, order=order,
-            proposal=proposal, by=by, at=now,
-        )
-        if not locked.shows_variables:
-            Dynasty.objects.filter(pk=locked.pk).update(shows_variables=True)
-        source = f"the phase ({phase_rule})" if phase_rule else f"{row.name}’s {column.name}"
-        cited = f", as “{proposal.title}” enacted" if proposal is not None else ""
-        # About the column, so that a variable on a hidden column stays as secret as the column.
-        log_admin_update(locked, by, now, f"Showing the game variable {label}: {source}{cited}", column=column)
-    dynasty.shows_variables = True
-    return variable
 
 
 def gndt_variable_retire(*, variable: GameVariable, by: User | None, now: datetime) -> GameVariable:
     """Stop showing a game variable; it stays recorded."""
     require_admin(by, "remove game variables")
     with transaction.atomic():
-        variable = GameVariable.objects.select_for_update(of=("self",)).select_related("dynasty", "column").get(
-            pk=variable.pk
+        variable = (
+            GameVariable.objects.select_for_update(of=("self",)).select_related("dynasty", "column").get(pk=variable.pk)
         )
         require_open(variable.dynasty)
         if variable.retired_at is not None:

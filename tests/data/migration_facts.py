@@ -22,9 +22,22 @@ from django.test import Client  # noqa: E402
 
 settings.ALLOWED_HOSTS = ["*"]
 MOMENT = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-TABLES = ["blognomic_post", "blognomic_comment", "votes_resolution", "dynasties_user", "dynasties_dynasty",
-          "dynasties_absence", "dynasties_application", "ruleset_page", "ruleset_revision", "gndt_column",
-          "gndt_row", "gndt_cell", "gndt_update", "gndt_cellchange"]
+TABLES = [
+    "blognomic_post",
+    "blognomic_comment",
+    "votes_resolution",
+    "dynasties_user",
+    "dynasties_dynasty",
+    "dynasties_absence",
+    "dynasties_application",
+    "ruleset_page",
+    "ruleset_revision",
+    "gndt_column",
+    "gndt_row",
+    "gndt_cell",
+    "gndt_update",
+    "gndt_cellchange",
+]
 
 facts = {"tables": {}, "tallies": {}, "pages": {}}
 with connection.cursor() as cursor:
@@ -40,11 +53,22 @@ with time_machine.travel(MOMENT, tick=False):
             call_command("tally", post.slug, "--json", stdout=out)
             facts["tallies"][post.slug] = json.loads(out.getvalue())
     client = Client()
-    urls = ["/", "/feed/", "/category/proposals/", "/wiki/ruleset/", "/wiki/ruleset/history/", "/gndt/",
-            "/gndt/log/", "/dynasties/", "/core-rules/"] + [f"/posts/{post.slug}/" for post in posts]
+    urls = [
+        "/",
+        "/feed/",
+        "/category/proposals/",
+        "/wiki/ruleset/",
+        "/wiki/ruleset/history/",
+        "/gndt/",
+        "/gndt/log/",
+        "/dynasties/",
+        "/core-rules/",
+    ] + [f"/posts/{post.slug}/" for post in posts]
     for url in urls:
         response = client.get(url)
         body = response.content.decode()
-        facts["pages"][url] = {"status": response.status_code,
-                               "titles": [p.title for p in posts if url == f"/posts/{p.slug}/" and p.title in body]}
+        facts["pages"][url] = {
+            "status": response.status_code,
+            "titles": [p.title for p in posts if url == f"/posts/{p.slug}/" and p.title in body],
+        }
 print(json.dumps(facts, indent=1, sort_keys=True, ensure_ascii=False))

@@ -45,8 +45,12 @@ def propose_by_editing(page, base: str, title: str, old: str, new: str, *, gndt:
     if gndt:
         page.locator("#gndt-editor summary").click()
         page.select_option('select[name="gndt_0_op"]', "cell_add")
-        page.fill('input[name="gndt_0_row"]', gndt[0])
-        page.fill('input[name="gndt_0_column"]', gndt[1])
+        # Rows and columns are picked from the table, each column with its kind, not typed.
+        expect(page.locator(f'select[name="gndt_0_column"] option[value="{gndt[1]}"]')).to_have_text(
+            f"{gndt[1]} (whole number)"
+        )
+        page.select_option('select[name="gndt_0_row"]', gndt[0])
+        page.select_option('select[name="gndt_0_column"]', gndt[1])
         page.fill('input[name="gndt_0_value"]', gndt[2])
     page.get_by_role("button", name="Preview the amendment").click()
 
@@ -59,26 +63,35 @@ def test_a_proposal_written_in_the_editor_is_enacted_and_a_rival_shows_its_confl
     admin = players[1]
     make_ruleset(admin, now - timedelta(days=2))
     dynasty = Dynasty.objects.get()
-    gndt_column_add(dynasty=dynasty, by=admin, now=now - timedelta(days=2), name="Gold", kind="integer",
-                    default="5")
+    gndt_column_add(dynasty=dynasty, by=admin, now=now - timedelta(days=2), name="Gold", kind="integer", default="5")
     gndt_rows_add_missing_players(dynasty=dynasty, by=admin, now=now - timedelta(days=2))
     base = live_server.url
     page = browser.new_page(viewport={"width": 1200, "height": 900})
 
     log_in(page, base, "P03")
-    propose_by_editing(page, base, "Proposal: Gentle Storms", "Storms sink the ships of careless Players.",
-                       "Storms damage the ships of careless Players.", gndt=("P03", "Gold", "2"))
+    propose_by_editing(
+        page,
+        base,
+        "Proposal: Gentle Storms",
+        "Storms sink the ships of careless Players.",
+        "Storms damage the ships of careless Players.",
+        gndt=("P03", "Gold", "2"),
+    )
     preview = page.locator("#amendment")
     expect(preview).to_contain_text("In 2.3 Storms, replaces")
     expect(preview).to_contain_text("P03’s Gold +2")
     shoot(page, screenshots_dir, "preview")
+    # The preview keeps what was picked.
+    expect(page.locator('select[name="gndt_0_row"]')).to_have_value("P03")
+    page.locator("#gndt-editor").screenshot(path=os.path.join(screenshots_dir, "amendment-gndt-editor.png"))
     page.get_by_role("button", name="Post", exact=True).click()
     expect(page.locator("h1.post-title")).to_have_text("Proposal: Gentle Storms")
     expect(page.locator("#amendment .diff-insert").first).to_contain_text("damage")
 
     log_in(page, base, "P04")
-    propose_by_editing(page, base, "Proposal: No Storms", "Storms sink the ships of careless Players.",
-                       "Storms never happen.")
+    propose_by_editing(
+        page, base, "Proposal: No Storms", "Storms sink the ships of careless Players.", "Storms never happen."
+    )
     page.get_by_role("button", name="Post", exact=True).click()
     expect(page.locator("h1.post-title")).to_have_text("Proposal: No Storms")
 
@@ -88,8 +101,9 @@ def test_a_proposal_written_in_the_editor_is_enacted_and_a_rival_shows_its_confl
         Post.objects.filter(slug=slug).update(posted_at=earlier + timedelta(minutes=minutes))
         for i, voter in enumerate(players):
             if voter.username != "P04":
-                comment_add(post=Post.objects.get(slug=slug), author=voter, icon=icon,
-                            now=earlier + timedelta(minutes=5 + i))
+                comment_add(
+                    post=Post.objects.get(slug=slug), author=voter, icon=icon, now=earlier + timedelta(minutes=5 + i)
+                )
 
     log_in(page, base, admin.username)
     page.goto(base + "/admin-panel/")
@@ -101,7 +115,8 @@ def test_a_proposal_written_in_the_editor_is_enacted_and_a_rival_shows_its_confl
 
     rival = page.locator("#panel-no-storms")
     expect(rival.locator(".amendment-conflict")).to_contain_text(
-        "changed since this was posted (Proposal: Gentle Storms, enacted")
+        "changed since this was posted (Proposal: Gentle Storms, enacted"
+    )
     shoot(page, screenshots_dir, "admin-panel-conflict")
     page.goto(base + "/posts/no-storms/")
     expect(page.locator("#amendment .amendment-conflict")).to_contain_text("the passage to replace no longer occurs")

@@ -29,8 +29,9 @@ def watched_page(browser):
     context.add_init_script(LISTEN)
     page = context.new_page()
     reports: list[str] = []
-    page.on("console", lambda message: reports.append(message.text)
-            if "Content Security Policy" in message.text else None)
+    page.on(
+        "console", lambda message: reports.append(message.text) if "Content Security Policy" in message.text else None
+    )
     page.on("pageerror", lambda error: reports.append(f"page error: {error}"))
     return page, reports
 
@@ -59,12 +60,24 @@ def test_voting_and_editing_the_gndt_with_htmx_under_the_policy(browser, live_se
     policy = response.headers["content-security-policy"]
     assert "script-src 'self'" in policy and "style-src 'self'" in policy and "unsafe-inline" not in policy
 
+    other = make_proposal(game.players[3], at=now, title="Proposal: Lax Lamps")
     log_in(page, live_server.url, "P03", proposal.get_absolute_url())
+    awaiting = page.locator("#awaiting-vote")
+    expect(awaiting).to_contain_text("Strict Lamps")
     page.evaluate("window.__notReloaded = true")
     page.click("button.vote-for")
     expect(page.locator(".voters-for")).to_contain_text("P03")
     assert page.evaluate("window.__notReloaded === true"), "the vote was sent by htmx, in place"
+    # Found in play: "Waiting for your vote" still listed the matter just voted on, until a reload.
+    expect(awaiting).not_to_contain_text("Strict Lamps")
+    expect(awaiting).to_contain_text(other.title)
+    for icon in ("against", "for", "deferential"):  # "2 of 4 such votes logged a CSP error"
+        page.click(f"button.vote-{icon}")
+        page.wait_for_timeout(300)
     assert violations(page, reports) == []
+    page.goto(live_server.url + other.get_absolute_url())
+    page.click("button.vote-against")
+    expect(page.locator("#awaiting-vote")).to_have_count(0)
 
     page.goto(live_server.url + "/gndt/")
     row = Row.objects.get(dynasty=game.dynasty, name="P03")

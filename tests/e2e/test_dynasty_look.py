@@ -29,12 +29,27 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def test_a_role_is_seen_by_its_owner_alone(browser, live_server, screenshots_dir):
     now = timezone.now()
     game = make_gndt(now - timedelta(days=1))
-    gndt_column_add(dynasty=game.dynasty, by=game.admin, now=now, name="Calling", kind=Column.CHOICE,
-                    choices=["Baker", "Oracle", "Lycanthrope"], default="Baker", hidden=True, owner_visible=True)
+    gndt_column_add(
+        dynasty=game.dynasty,
+        by=game.admin,
+        now=now,
+        name="Calling",
+        kind=Column.CHOICE,
+        choices=["Baker", "Oracle", "Lycanthrope"],
+        default="Baker",
+        hidden=True,
+        owner_visible=True,
+    )
     update(game, game.emperor, {("P03", "Calling"): "Oracle", ("P04", "Calling"): "Lycanthrope"}, now=now)
     pot = Row.objects.get(dynasty=game.dynasty, name="The Pot")
-    gndt_variable_add(dynasty=game.dynasty, by=game.admin, now=now, label="The Pot", row=pot,
-                      column=Column.objects.get(dynasty=game.dynasty, name="Money"))
+    gndt_variable_add(
+        dynasty=game.dynasty,
+        by=game.admin,
+        now=now,
+        label="The Pot",
+        row=pot,
+        column=Column.objects.get(dynasty=game.dynasty, name="Money"),
+    )
     gndt_variable_add(dynasty=game.dynasty, by=game.admin, now=now, label="In the village", phase_rule="day-parity")
     base = live_server.url
 
@@ -65,10 +80,20 @@ def test_a_role_is_seen_by_its_owner_alone(browser, live_server, screenshots_dir
 def test_the_theme_of_the_ascension_address_is_applied(browser, live_server, screenshots_dir):
     now = timezone.now()
     game = make_gndt(now - timedelta(days=3))
-    page_create(title="Ruleset", kind=Page.RULESET, text="== Dynastic Rules ==\n=== Moons ===\nMoons rise.\n",
-                now=now - timedelta(days=3), slug="ruleset")
-    dov = post_create(author=game.player("P03"), kind="dov", title="Declaration of Victory: Moons", body="Won.",
-                      now=now - timedelta(hours=14))
+    page_create(
+        title="Ruleset",
+        kind=Page.RULESET,
+        text="== Dynastic Rules ==\n=== Moons ===\nMoons rise.\n",
+        now=now - timedelta(days=3),
+        slug="ruleset",
+    )
+    dov = post_create(
+        author=game.player("P03"),
+        kind="dov",
+        title="Declaration of Victory: Moons",
+        body="Won.",
+        now=now - timedelta(hours=14),
+    )
     for name in ("P01", "P04", "P05"):
         vote(dov, game.player(name), "for", at=now - timedelta(hours=13))
     matter_resolve(post=dov, admin=game.admin, action="enact", now=now - timedelta(hours=1))
@@ -87,8 +112,9 @@ def test_the_theme_of_the_ascension_address_is_applied(browser, live_server, scr
     expect(page.locator(".message.success")).to_contain_text("The new dynasty has begun")
     assert Dynasty.objects.current().palette == "midnight"
 
-    post_create(author=game.player("P04"), kind="proposal", title="Proposal: Curfew", body="Stay in.",
-                now=timezone.now())
+    post_create(
+        author=game.player("P04"), kind="proposal", title="Proposal: Curfew", body="Stay in.", now=timezone.now()
+    )
     page.goto(live_server.url + "/")
     expect(page.locator("html")).to_have_attribute("data-palette", "midnight")
     expect(page.locator(".header-line")).to_have_text("The moon is full over the village")

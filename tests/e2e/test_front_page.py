@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from blognomic.demo import DEMO_PASSWORD, build_demo
+from blognomic.moving.demo import DEMO_PASSWORD, build_demo
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from blognomic.demo import DEMO_PASSWORD, build_demo
+from blognomic.moving.demo import DEMO_PASSWORD, build_demo
 from tests.factories import PASSWORD, make_proposal, make_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -79,7 +79,8 @@ def test_two_players_vote_and_an_admin_enacts(browser, live_server, screenshots_
     block.locator("button.enact").click()
     expect(admin.locator(".messages .message.success")).to_contain_text("Enacted")
     expect(admin.locator("a", has_text="edit the Ruleset")).to_have_attribute(
-        "href", "/wiki/ruleset/edit/?post=lanterns-for-all&summary=Enacting%20Proposal%3A%20Lanterns%20For%20All")
+        "href", "/wiki/ruleset/edit/?post=lanterns-for-all&summary=Enacting%20Proposal%3A%20Lanterns%20For%20All"
+    )
     admin.screenshot(path=os.path.join(screenshots_dir, "admin-panel-enacted.png"), full_page=True)
 
     alice.goto(live_server.url + url)

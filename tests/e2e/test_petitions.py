@@ -24,8 +24,13 @@ def test_a_petition_the_duke_answers(browser, live_server, screenshots_dir):
     now = timezone.now()
     players, _ = duchy(now - timedelta(hours=60))
     petitioner, duke, admin = players[3], players[0], players[1]
-    old = post_create(author=petitioner, kind="matter", title="Petition: Accuse P05", body="P05 broke the Law.",
-                      now=now - timedelta(hours=49))
+    old = post_create(
+        author=petitioner,
+        kind="matter",
+        title="Petition: Accuse P05",
+        body="P05 broke the Law.",
+        now=now - timedelta(hours=49),
+    )
 
     contexts = [browser.new_context(viewport={"width": 1100, "height": 900}) for _ in range(3)]
     family, duke_page, admin_page = (context.new_page() for context in contexts)

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from blognomic.demo import DEMO_PASSWORD, build_demo
+from blognomic.moving.demo import DEMO_PASSWORD, build_demo
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -81,8 +81,62 @@ def test_a_diff_fits_a_phone(phone, live_server, screenshots_dir, view):
     page = Page.objects.get(slug="ruleset")
     longer = "Lamplighter and Keeper of the Very Long Unbroken Wordsforeverandever"
     text = page.current.text.replace("Keeper", longer, 1)
-    revision_add(page=page, author=User.objects.get(username="Ada"), text=text + "\nA new closing line.\n",
-                 summary="A longer line", now=timezone.now())
+    revision_add(
+        page=page,
+        author=User.objects.get(username="Ada"),
+        text=text + "\nA new closing line.\n",
+        summary="A longer line",
+        now=timezone.now(),
+    )
     phone.goto(f"{live_server.url}/wiki/ruleset/diff/1/2/{view}")
     summary_in_first_screen(phone)
     assert_fits(phone, "diff" + view.replace("?view=", "-"), screenshots_dir)
+
+
+NARROW = {"width": 375, "height": 667}
+
+
+@pytest.fixture
+def narrow(browser, live_server):
+    build_demo(now=timezone.now())
+    context = browser.new_context(viewport=NARROW)
+    page = context.new_page()
+    log_in(page, live_server.url, "Ada", "/")  # an admin: the longest menu
+    yield page
+    context.close()
+
+
+def test_on_a_narrow_phone_the_menu_is_one_line_that_scrolls_sideways(narrow, live_server, screenshots_dir):
+    """At 375 px the menu stays one line above the game's summary instead of wrapping to four; the part beyond
+    the screen's edge fades, and scrolling reaches the last link."""
+    nav = narrow.locator(".site-nav")
+    first = nav.locator("a").first.bounding_box()
+    box = nav.bounding_box()
+    assert box["height"] < 2 * first["height"], f"the menu is {box['height']} px high"
+    expect(nav).to_have_attribute("data-more-right", "")
+    summary_in_first_screen(narrow)
+    assert narrow.locator("#game-summary").bounding_box()["y"] < 140
+    nav.evaluate("nav => nav.scrollLeft = nav.scrollWidth")
+    expect(nav.get_by_role("button", name="Log out")).to_be_in_viewport()
+    expect(nav).not_to_have_attribute("data-more-right", "")
+    expect(nav).to_have_attribute("data-more-left", "")
+    narrow.screenshot(path=os.path.join(screenshots_dir, "phone-375-menu.png"))
+    assert narrow.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
+
+
+def test_on_a_narrow_phone_the_gndt_says_it_scrolls_sideways(narrow, live_server, screenshots_dir):
+    """The table is wider than a 375 px screen: a written hint says to swipe it, its region is named for
+    keyboard and screen-reader users, and once scrolled to its end the edge stops fading. On a wide screen,
+    where the table fits, no hint is shown."""
+    narrow.goto(live_server.url + "/gndt/")
+    hint = narrow.locator("#gndt-scroll-hint")
+    expect(hint).to_be_visible()
+    expect(hint).to_contain_text("swipe it sideways to see every column")
+    region = narrow.get_by_role("region", name="The GNDT")
+    expect(region).to_have_attribute("data-more-right", "")
+    narrow.screenshot(path=os.path.join(screenshots_dir, "phone-375-gndt.png"))
+    region.evaluate("box => box.scrollLeft = box.scrollWidth")
+    expect(region).not_to_have_attribute("data-more-right", "")
+    assert narrow.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
+    narrow.set_viewport_size({"width": 1400, "height": 900})
+    expect(hint).to_be_hidden()

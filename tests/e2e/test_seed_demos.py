@@ -14,11 +14,11 @@ import pytest
 import time_machine
 from playwright.sync_api import expect
 
-from blognomic.commitments.models import Seal
-from blognomic.seed_demos import families, hackers, hunters, saloon, zahndorf
-from blognomic.seed_demos.loading import SEED_DEMOS, seed_choose, seed_demo_load
+from blognomic.community.commitments.models import Seal
+from blognomic.moving.seed_demos import families, hackers, hunters, saloon, zahndorf
+from blognomic.moving.seed_demos.loading import SEED_DEMOS, seed_choose, seed_demo_load
 from dynasties.models import Dynasty, User
-from gndt.models import Row, Update
+from gndt.models import PrivateDeck, Row, Update
 from gndt.services.updates import gndt_update
 from votes.models import Post
 
@@ -134,46 +134,56 @@ def test_2008_werewolves_a_town_meeting_at_daytime(browser, live_server, screens
         page.close()
 
 
-def test_2008_poker_a_hole_card_draw_sealed_and_revealed(browser, live_server, screenshots_dir, clock):
-    """Ruleset 52: Doc Pruitt draws his hole cards for hand 3 with one ``HAND#3 2DECK52`` (no card that the
-    hand's deck has already dealt), seals them, and at the showdown reveals them, verified by the site."""
+def test_2008_poker_hole_cards_from_a_private_deck(browser, live_server, screenshots_dir, clock):
+    """Ruleset 52: Doc Pruitt picks up his own deck for hand 3 ("noted privately by the Player", its checksum
+    public), draws two positions and sees his hole cards, on the deck's page and his own page; Jeb Malone
+    sees the checksum and the positions only, until Doc reveals the deck at the showdown and the site shows
+    it verified against the checksum."""
     load(saloon.DEMO)
-    doc = Row.objects.get(name="Doc Pruitt")
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     log_in(page, live_server.url, "Doc Pruitt", saloon.DEMO.password, "/gndt/")
     expect(page.locator("body")).to_contain_text("The Pot")
     page.screenshot(path=os.path.join(screenshots_dir, "seed-poker-table.png"), full_page=True)
 
-    update_own_row(page, live_server.url, doc, "HAND#3 hole cards 2DECK52")
-    expect(page.locator(".message.success")).to_contain_text("The GNDT was updated")
-    draw = Update.objects.get(by__username="Doc Pruitt", comment__startswith="HAND#3")
-    cards = draw.rolls[0]["results"]
-    earlier = {card for update in Update.objects.filter(comment__startswith="HAND#3").exclude(pk=draw.pk)
-               for roll in update.rolls for card in roll["results"]}
-    assert len(set(cards)) == 2 and not earlier & set(cards)
-    page.goto(f"{live_server.url}/gndt/log/")
-    expect(page.locator(f"#update-{draw.pk} .roll")).to_contain_text("2DECK52 from HAND#3")
-    page.screenshot(path=os.path.join(screenshots_dir, "seed-poker-draw.png"), full_page=True)
+    page.click("nav.gndt-links >> text=Decks")
+    page.fill("#deck-hand", "3")
+    page.click("text=Shuffle a deck")
+    deck = PrivateDeck.objects.get(owner__username="Doc Pruitt")
+    expect(page.locator(".digest")).to_contain_text(deck.digest)
+    expect(page.locator(".deck-order li")).to_have_count(52)
+    page.fill("#draw-count", "2")
+    page.click("text=Draw cards")
+    expect(page.locator(".message.success")).to_contain_text("You drew positions")
+    draw = deck.draws.get()
+    order = deck.order.split("\n")
+    cards = [order[position - 1] for position in draw.positions]
+    expect(page.locator(".hole-cards .card")).to_have_text(cards)
+    page.screenshot(path=os.path.join(screenshots_dir, "seed-poker-hole-cards.png"), full_page=True)
+    page.goto(f"{live_server.url}/players/Doc Pruitt/")
+    expect(page.locator(".hole-cards")).to_contain_text(cards[0])
 
-    text = f"Hand #3, Doc Pruitt holds {saloon.card_names(draw)}."
-    page.goto(f"{live_server.url}/seals/new/")
-    page.fill("#title", "Doc Pruitt's hole cards, hand #3")
-    page.fill("#text", text)
-    page.click("form.stacked button[type=submit]")
-    seal = Seal.objects.get(owner__username="Doc Pruitt")
-    expect(page.locator(f"#seal-{seal.pk} .digest")).to_contain_text(seal.digest)
-    page.goto(f"{live_server.url}/seals/{seal.pk}/reveal/")
-    page.fill("#text", text)
-    page.click("form.stacked button[type=submit]")
-    page.goto(f"{live_server.url}/seals/")
-    expect(page.locator(f"#seal-{seal.pk} .verified")).to_be_visible()
-    expect(page.locator(f"#seal-{seal.pk} .revealed-text")).to_have_text(text)
-    page.screenshot(path=os.path.join(screenshots_dir, "seed-poker-seal.png"), full_page=True)
-    page.close()
+    jeb = browser.new_page(viewport={"width": 1200, "height": 900})
+    log_in(jeb, live_server.url, "Jeb Malone", saloon.DEMO.password, f"/gndt/decks/{deck.pk}/")
+    expect(jeb.locator(".positions")).to_have_text(", ".join(str(position) for position in draw.positions))
+    expect(jeb.locator(".deck-order")).to_have_count(0)
+    for card in cards:
+        expect(jeb.locator("body")).not_to_contain_text(card)
+    jeb.goto(f"{live_server.url}/gndt/log/")
+    expect(jeb.locator(f"#update-{draw.update_id} .roll")).to_contain_text("Doc Pruitt drew positions")
+
+    page.goto(f"{live_server.url}/gndt/decks/{deck.pk}/")
+    page.click("text=Reveal the deck")
+    expect(page.locator(".verified")).to_be_visible()
+    jeb.goto(f"{live_server.url}/gndt/decks/{deck.pk}/")
+    expect(jeb.locator(".verified")).to_be_visible()
+    expect(jeb.locator(".hole-cards .card")).to_have_text(cards)
+    expect(jeb.locator(".salt")).to_have_text(deck.salt)
+    jeb.screenshot(path=os.path.join(screenshots_dir, "seed-poker-showdown.png"), full_page=True)
+    for each in (page, jeb):
+        each.close()
 
 
-def test_2015_hackers_reveal_a_codename_sentence_and_add_a_subroutine(browser, live_server, screenshots_dir,
-                                                                     clock):
+def test_2015_hackers_reveal_a_codename_sentence_and_add_a_subroutine(browser, live_server, screenshots_dir, clock):
     """The 2015 ruleset: a wrong sentence is refused and the seal stays sealed; Marlow Dyer's own sentence
     naming his Corp is verified, proving he controls :Nightjar; then he adds a Subroutine to its Tool as his
     daily action, and a second one the same day is refused."""
@@ -222,8 +232,15 @@ def test_2016_a_fourth_raid_in_a_week_is_refused(browser, live_server, screensho
     lark = User.objects.get(username="Lark")
     monday = datetime(2026, 11, 16, 2, 0, tzinfo=UTC)
     for day in (0, 1):
-        gndt_update(dynasty=dynasty, by=lark, changes={}, seen={}, comment="Raiding CD: DICE10 DICE3",
-                    action="Raid", now=monday + timedelta(days=day))
+        gndt_update(
+            dynasty=dynasty,
+            by=lark,
+            changes={},
+            seen={},
+            comment="Raiding CD: DICE10 DICE3",
+            action="Raid",
+            now=monday + timedelta(days=day),
+        )
     row = Row.objects.get(name="Lark")
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     log_in(page, live_server.url, "Lark", hunters.DEMO.password, "/gndt/")

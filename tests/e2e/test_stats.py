@@ -13,14 +13,16 @@ from django.conf import settings
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from blognomic.history.loading import DEFAULT_DIRECTORY
-from blognomic.stats.plots import CHARTS
+from blognomic.community.stats.plots import CHARTS
+from blognomic.moving.history.loading import DEFAULT_DIRECTORY
 
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not (Path(settings.BASE_DIR) / DEFAULT_DIRECTORY / "fullprophistory.csv").is_file(),
-                       reason="the real history's figures live beside the project"),
+    pytest.mark.skipif(
+        not (Path(settings.BASE_DIR) / DEFAULT_DIRECTORY / "fullprophistory.csv").is_file(),
+        reason="the real history's figures live beside the project",
+    ),
 ]
 
 

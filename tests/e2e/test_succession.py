@@ -38,8 +38,10 @@ def test_declaration_enactment_and_ascension_rename_the_players(browser, live_se
     page_create(title="Ruleset", kind=Page.RULESET, text=RULESET, now=now - timedelta(days=3), slug="ruleset")
     Column.objects.create(dynasty=Dynasty.objects.current(), name="Gold", kind="integer", default="5")
     winner, admin = players[2], players[1]
-    pages = {name: browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
-             for name in ("winner", "p4", "p5", "admin")}
+    pages = {
+        name: browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+        for name in ("winner", "p4", "p5", "admin")
+    }
     base = live_server.url
 
     log_in(pages["winner"], base, winner.username, PASSWORD, "/new/")

@@ -27,15 +27,22 @@ def build_wiki(now):
     page = make_ruleset(admin, start)
     second = RULESET_TEXT.replace("Storms sink the ships", "Storms wreck the ships")
     revision_add(page=page, author=admin, text=second, summary="Fix the Storms rule", now=start + timedelta(hours=5))
-    proposal = post_create(author=players[2], kind="proposal", title="Proposal: Gold", body="Add gold.",
-                           now=start + timedelta(hours=6))
+    proposal = post_create(
+        author=players[2], kind="proposal", title="Proposal: Gold", body="Add gold.", now=start + timedelta(hours=6)
+    )
     third = second.replace(
         "== Appendix ==",
         "=== Gold ===\nGold shines. A Player who finds Gold follows Rule 1.3 and Rule 2.1.\n"
         "* Gold is counted in the GNDT.\n* Gold may not be traded.\n== Appendix ==",
     )
-    revision_add(page=page, author=admin, text=third, summary="Enacting Proposal: Gold",
-                 now=start + timedelta(hours=20), post=proposal)
+    revision_add(
+        page=page,
+        author=admin,
+        text=third,
+        summary="Enacting Proposal: Gold",
+        now=start + timedelta(hours=20),
+        post=proposal,
+    )
     return page
 
 

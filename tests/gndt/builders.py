@@ -81,6 +81,4 @@ def update(
 ) -> Update:
     """An update made the way the page makes it: carrying the values the editor saw in each changed cell."""
     seen = {key: value(game, *key) for key in changes}
-    return gndt_update(
-        dynasty=game.dynasty, by=by, changes=changes, seen=seen, comment=comment, action=action, now=now
-    )
+    return gndt_update(dynasty=game.dynasty, by=by, changes=changes, seen=seen, comment=comment, action=action, now=now)

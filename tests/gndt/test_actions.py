@@ -58,8 +58,7 @@ def test_daily_action_twice_in_a_day_is_refused_until_midnight():
     verdict = check(DIG, "2016-07-25 20:00", ("Bucky", "2016-07-25 09:12"))
     assert not verdict.allowed
     assert verdict.message == (
-        "Dig is a daily action: you already did it today (at 09:12 UTC); "
-        "next allowed from 00:00 UTC on 26 Jul 2016."
+        "Dig is a daily action: you already did it today (at 09:12 UTC); next allowed from 00:00 UTC on 26 Jul 2016."
     )
     assert verdict.next_allowed_at == moment("2016-07-26 00:00")
 

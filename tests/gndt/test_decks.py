@@ -28,7 +28,7 @@ def test_impossible_draws_are_refused_before_anything_is_drawn(comment):
 
 
 def test_the_flop_never_holds_a_duplicate():
-    """"If the Flop roll contains any duplicate dice results, the Flop roll is re-rolled until there are no
+    """ "If the Flop roll contains any duplicate dice results, the Flop roll is re-rolled until there are no
     duplicates": one draw of three cards is three different cards, every time."""
     rng = random.Random(1)
     for _ in range(500):
@@ -37,7 +37,7 @@ def test_the_flop_never_holds_a_duplicate():
 
 
 def test_the_turn_and_river_never_repeat_an_earlier_card_of_the_hand():
-    """"If the Turn or the River roll duplicates any earlier roll during that hand, the Turn or River roll is
+    """ "If the Turn or the River roll duplicates any earlier roll during that hand, the Turn or River roll is
     re-rolled until there are no duplicates": cards already dealt are never dealt again."""
     rng = random.Random(2)
     dealt = frozenset(range(1, 51))
@@ -47,11 +47,13 @@ def test_the_turn_and_river_never_repeat_an_earlier_card_of_the_hand():
 
 
 def test_what_a_deck_dealt_is_read_from_the_log_up_to_its_last_shuffle():
-    rolls = [{"kind": "deck", "deck": "HAND#1", "size": 52, "results": [1, 2]},
-             {"kind": "deck", "deck": "HAND#2", "size": 52, "results": [3]},
-             {"kind": "shuffle", "deck": "HAND#1"},
-             {"kind": "deck", "deck": "HAND#1", "size": 52, "results": [4]},
-             {"kind": "dice", "results": [5]}]
+    rolls = [
+        {"kind": "deck", "deck": "HAND#1", "size": 52, "results": [1, 2]},
+        {"kind": "deck", "deck": "HAND#2", "size": 52, "results": [3]},
+        {"kind": "shuffle", "deck": "HAND#1"},
+        {"kind": "deck", "deck": "HAND#1", "size": 52, "results": [4]},
+        {"kind": "dice", "results": [5]},
+    ]
     assert dealt_so_far(rolls, "HAND#1") == (52, frozenset({4}))
     assert dealt_so_far(rolls, "HAND#3") == (None, frozenset())
 

@@ -68,9 +68,7 @@ def test_applying_twice_does_nothing_more():
 
 def test_running_late_still_applies_the_period_once():
     """A job that runs at 07:30 instead of 00:00 still applies that midnight's effect, once."""
-    assert due_periods(MIDNIGHT, last_applied_key="2016-07-25", now=moment("2016-07-26 07:30")) == [
-        "2016-07-26"
-    ]
+    assert due_periods(MIDNIGHT, last_applied_key="2016-07-25", now=moment("2016-07-26 07:30")) == ["2016-07-26"]
 
 
 def test_missed_periods_apply_only_the_most_recent():
@@ -133,9 +131,7 @@ def test_next_occurrence_is_strictly_after_now():
 
 def test_schedule_changed_from_daily_to_weekly_compares_by_date():
     """A daily key stored before the schedule became weekly is compared by its date."""
-    assert due_periods(MONDAY_MORNING, last_applied_key="2016-07-27", now=moment("2016-08-01 00:10")) == [
-        "2016-W31"
-    ]
+    assert due_periods(MONDAY_MORNING, last_applied_key="2016-07-27", now=moment("2016-08-01 00:10")) == ["2016-W31"]
     assert due_periods(MONDAY_MORNING, last_applied_key="2016-07-27", now=moment("2016-07-28 00:10")) == []
 
 

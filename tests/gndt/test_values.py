@@ -161,10 +161,7 @@ def test_commas_inside_brackets_belong_to_the_item():
 def test_list_items_limited_to_choices():
     """A list with choices (an inventory of known items) refuses an unknown item."""
     assert validate_value(ITEMS, "gun, Sword") == "Gun, Sword"
-    assert (
-        refusal(ITEMS, "Gun, Cannon")
-        == "Each item of Items must be one of Gun, Silver Bullet, Sword; got 'Cannon'"
-    )
+    assert refusal(ITEMS, "Gun, Cannon") == "Each item of Items must be one of Gun, Silver Bullet, Sword; got 'Cannon'"
 
 
 # Players

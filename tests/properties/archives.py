@@ -10,7 +10,7 @@ from datetime import timedelta
 from django.apps import apps
 from django.db import transaction
 
-from blognomic.archive import ArchiveError, export_archive, import_archive
+from blognomic.moving.archive import ArchiveError, export_archive, import_archive
 from ruleset.models import Page
 from ruleset.services import page_create, revision_add
 from tests.factories import make_proposal, vote
@@ -22,31 +22,78 @@ GAME_APPS = ("dynasties", "blognomic", "votes", "ruleset", "gndt")
 NOT_GAME_STATE = {"ContentVersion"}
 
 
-def exported_game(t0) -> dict:
+def exported_game(t0, *, personal: bool = False) -> dict:
     """The export of a small game (players, a dynasty, a resolved proposal with votes, a pending one, the GNDT with
-    an update, the Ruleset with two revisions); the database is left empty again."""
+    an update, the Ruleset with two revisions); with ``personal``, also a private message, a sealed text, an
+    amendment and a deck's draw. The database is left empty again."""
     with transaction.atomic():
         game = make_gndt(t0)
-        update(game, game.player("P03"), {("P03", "Money"): "250", ("P03", "Items"): "Rope"},
-               now=t0 + timedelta(minutes=5), comment="Bought rope DICE6")
+        update(
+            game,
+            game.player("P03"),
+            {("P03", "Money"): "250", ("P03", "Items"): "Rope"},
+            now=t0 + timedelta(minutes=5),
+            comment="Bought rope DICE6",
+        )
         proposal = make_proposal(game.player("P03"), at=t0, title="Proposal: Lanterns", body="Add *lanterns*.")
         for name in ("P04", "P05"):
             vote(proposal, game.player(name), "for", at=t0 + timedelta(hours=1), text="Bright.")
         matter_resolve(post=proposal, admin=game.admin, action="enact", now=t0 + timedelta(hours=13))
         make_proposal(game.player("P04"), at=t0 + timedelta(hours=14), title="Proposal: Fog")
-        page = page_create(title="Ruleset", kind=Page.RULESET, author=game.admin, now=t0, slug="ruleset",
-                           text="== Core ==\n=== Lamps ===\nLamps shine.", summary="Start")
-        revision_add(page=page, author=game.admin, text="== Core ==\n=== Lamps ===\nLamps glow.", summary="Glow",
-                     now=t0 + timedelta(hours=14), post=proposal)
+        page = page_create(
+            title="Ruleset",
+            kind=Page.RULESET,
+            author=game.admin,
+            now=t0,
+            slug="ruleset",
+            text="== Core ==\n=== Lamps ===\nLamps shine.",
+            summary="Start",
+        )
+        revision_add(
+            page=page,
+            author=game.admin,
+            text="== Core ==\n=== Lamps ===\nLamps glow.",
+            summary="Glow",
+            now=t0 + timedelta(hours=14),
+            post=proposal,
+        )
+        if personal:
+            _add_personal_parts(game, t0 + timedelta(hours=15))
         exported = export_archive()
         transaction.set_rollback(True)
     assert not any(counts().values()), "the fixture leaves the database empty"
     return exported
 
 
+def _add_personal_parts(game, now) -> None:
+    from blognomic.community.commitments.services import seal_create
+    from blognomic.community.messaging.services import message_send
+    from blognomic.flows.amendments.services import post_create_with_amendment, ruleset_base_number
+
+    message_send(sender=game.player("P03"), recipients=["P04"], subject="Lanterns", body="Vote for them?", now=now)
+    seal_create(owner=game.player("P04"), title="Hole cards", text="7 of clubs", now=now)
+    update(game, game.player("P05"), {}, now=now, comment="HAND#1 2DECK52")
+    post_create_with_amendment(
+        author=game.player("P05"),
+        kind="proposal",
+        title="Proposal: Shine",
+        body="Lamps shine again.",
+        flavour="",
+        trivial=False,
+        anonymous=False,
+        base_number=ruleset_base_number(),
+        now=now,
+        operations=[{"op": "rule_replace_passage", "rule": "rule-lamps", "old": "glow", "new": "shine"}],
+    )
+
+
 def counts() -> dict[str, int]:
-    return {model.__name__: model.objects.count() for label in GAME_APPS
-            for model in apps.get_app_config(label).get_models() if model.__name__ not in NOT_GAME_STATE}
+    return {
+        model.__name__: model.objects.count()
+        for label in GAME_APPS
+        for model in apps.get_app_config(label).get_models()
+        if model.__name__ not in NOT_GAME_STATE
+    }
 
 
 def leaves(value, path: str = "") -> list[tuple[str, tuple]]:

@@ -17,6 +17,7 @@ from gndt.dice import (
     describe_all,
     roll_comment,
 )
+from tests.properties.profiles import examples
 
 
 class CountingRandom(random.Random):
@@ -37,15 +38,38 @@ class CountingRandom(random.Random):
 
 # Text close to real comments: tokens, near-tokens, digits, punctuation and any other character.
 fragments = st.one_of(
-    st.sampled_from(["DICE", "DICE6", "3DICE6", "DICE 52", "0DICE6", "DICE0", "DICE-3", "FRUIT", "COLOR",
-                     "COLOUR", "VEGGIE", "PARADICE6", "DICE6s", "dice6", "#", "(", ")", ",", " ", "\n", "_"]),
+    st.sampled_from(
+        [
+            "DICE",
+            "DICE6",
+            "3DICE6",
+            "DICE 52",
+            "0DICE6",
+            "DICE0",
+            "DICE-3",
+            "FRUIT",
+            "COLOR",
+            "COLOUR",
+            "VEGGIE",
+            "PARADICE6",
+            "DICE6s",
+            "dice6",
+            "#",
+            "(",
+            ")",
+            ",",
+            " ",
+            "\n",
+            "_",
+        ]
+    ),
     st.integers(min_value=0, max_value=10**12).map(str),
     st.text(max_size=6),
 )
 comments = st.lists(fragments, max_size=12).map("".join)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150))
 @given(comment=comments, seed=st.integers(min_value=0, max_value=2**32))
 def test_any_comment_rolls_within_bounds_or_is_refused_whole(comment, seed):
     """Every roll lies on its dice, totals its results and sits where its token is in the comment; a refused
@@ -59,7 +83,7 @@ def test_any_comment_rolls_within_bounds_or_is_refused_whole(comment, seed):
     assert len(rolls) <= MAX_TOKENS_PER_COMMENT
     previous_end = 0
     for roll in rolls:
-        assert comment[roll.start:roll.end] == roll.token and roll.start >= previous_end
+        assert comment[roll.start : roll.end] == roll.token and roll.start >= previous_end
         previous_end = roll.end
         if roll.is_dice:
             assert 0 <= roll.count <= MAX_DICE_PER_TOKEN and roll.sides <= MAX_SIDES
@@ -70,11 +94,17 @@ def test_any_comment_rolls_within_bounds_or_is_refused_whole(comment, seed):
     assert len(describe_all(rolls).splitlines()) == len(rolls)
 
 
-@settings(max_examples=200, deadline=None)
-@given(tokens=st.lists(st.tuples(st.integers(min_value=1, max_value=MAX_DICE_PER_TOKEN),
-                                 st.integers(min_value=1, max_value=MAX_SIDES)),
-                       min_size=1, max_size=MAX_TOKENS_PER_COMMENT),
-       separator=st.sampled_from([" ", ", ", "\n", " and "]))
+@settings(max_examples=examples(200))
+@given(
+    tokens=st.lists(
+        st.tuples(
+            st.integers(min_value=1, max_value=MAX_DICE_PER_TOKEN), st.integers(min_value=1, max_value=MAX_SIDES)
+        ),
+        min_size=1,
+        max_size=MAX_TOKENS_PER_COMMENT,
+    ),
+    separator=st.sampled_from([" ", ", ", "\n", " and "]),
+)
 def test_written_dice_are_read_back_exactly(tokens, separator):
     """``NDICEM`` tokens joined by spaces or punctuation are each read as N dice of M sides, in order."""
     comment = separator.join(f"{count}DICE{sides}" for count, sides in tokens)
@@ -82,9 +112,8 @@ def test_written_dice_are_read_back_exactly(tokens, separator):
     assert [(roll.count, roll.sides) for roll in rolls] == tokens
 
 
-@settings(max_examples=100, deadline=None)
-@given(count=st.integers(min_value=MAX_DICE_PER_TOKEN + 1, max_value=10**40),
-       prefix=comments, suffix=comments)
+@settings(max_examples=examples(100))
+@given(count=st.integers(min_value=MAX_DICE_PER_TOKEN + 1, max_value=10**40), prefix=comments, suffix=comments)
 def test_too_many_dice_anywhere_refuses_the_whole_comment(count, prefix, suffix):
     rng = CountingRandom(0)
     with pytest.raises(DiceError):

@@ -13,20 +13,59 @@ from hypothesis import strategies as st
 from ruleset.render import render_ruleset_html, render_wiki_html
 from ruleset.structure import changed_rule_anchors, parse_ruleset, serialize_ruleset
 from tests.properties.html_checks import assert_no_script
+from tests.properties.profiles import examples
 
 titles = st.one_of(
-    st.sampled_from(["Core Rules", "Dynasties", "Keywords", "Appendix", "Glossary", "", "=", "Rule 1.2",
-                     "“Quoted”", "<script>alert(1)</script>", "a == b", "Ünïcödé", "  spaced  "]),
+    st.sampled_from(
+        [
+            "Core Rules",
+            "Dynasties",
+            "Keywords",
+            "Appendix",
+            "Glossary",
+            "",
+            "=",
+            "Rule 1.2",
+            "“Quoted”",
+            "<script>alert(1)</script>",
+            "a == b",
+            "Ünïcödé",
+            "  spaced  ",
+        ]
+    ),
     st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=12),
 )
 body_lines = st.one_of(
-    st.sampled_from([
-        "", " ", "* A bullet", "** Nested", "# One", "## Two", "; Term", ": Its definition", "; Quorum: half plus one",
-        "See Rule 1.2 and rules 2.1, 2.3.1 or 3.1.", "As “Dynasties” says.", "'''Bold''' and ''italic''",
-        "''' unbalanced", "http://example.org/x?y=1).", "javascript:alert(1)", "<img src=x onerror=alert(1)>",
-        "\" onmouseover=\"alert(1)", "&amp; &lt;", " preformatted map  |  |", "==", "=== ===", "== x",
-        "x ==", "\t", "\x00", "\u202e reversed",
-    ]),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "* A bullet",
+            "** Nested",
+            "# One",
+            "## Two",
+            "; Term",
+            ": Its definition",
+            "; Quorum: half plus one",
+            "See Rule 1.2 and rules 2.1, 2.3.1 or 3.1.",
+            "As “Dynasties” says.",
+            "'''Bold''' and ''italic''",
+            "''' unbalanced",
+            "http://example.org/x?y=1).",
+            "javascript:alert(1)",
+            "<img src=x onerror=alert(1)>",
+            '" onmouseover="alert(1)',
+            "&amp; &lt;",
+            " preformatted map  |  |",
+            "==",
+            "=== ===",
+            "== x",
+            "x ==",
+            "\t",
+            "\x00",
+            "\u202e reversed",
+        ]
+    ),
     st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=20),
 )
 
@@ -44,7 +83,7 @@ def ruleset_texts(draw) -> str:
     return draw(st.sampled_from(["\n", "\r\n", "\r"])).join(lines)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200))
 @given(text=ruleset_texts())
 def test_parse_serialize_parse_is_parse(text):
     """``serialize_ruleset(parse_ruleset(text))`` is the canonical form: parsing it gives an equal Ruleset,
@@ -60,7 +99,7 @@ def test_parse_serialize_parse_is_parse(text):
     assert changed_rule_anchors(text, canonical) == set()
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200))
 @given(text=ruleset_texts(), ref=st.one_of(titles, st.sampled_from(["1.1", "Rule 2.3.1", "rule-dynasties", "9" * 30])))
 def test_any_text_renders_safely_and_every_rule_keeps_its_anchor(text, ref):
     """No text makes the renderers raise; the HTML holds no script, and each rule's anchor is on the page

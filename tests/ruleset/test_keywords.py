@@ -46,10 +46,7 @@ def test_possessives_are_replaced(text, expected):
 def test_only_whole_words_change():
     """Compounds such as 'Playerhood' are different words and stay; hyphenated words are separate words."""
     text = "Playerhood, Emperorship, Player1 and non-Player or Player-controlled"
-    assert (
-        replace_keywords(text, HUNTERS)
-        == "Playerhood, Emperorship, Player1 and non-Hunter or Hunter-controlled"
-    )
+    assert replace_keywords(text, HUNTERS) == "Playerhood, Emperorship, Player1 and non-Hunter or Hunter-controlled"
 
 
 def test_replacements_happen_at_once_so_terms_can_swap():
@@ -102,9 +99,7 @@ def test_the_2005_ascension_keywords():
 def test_multi_word_terms_match_across_whitespace_and_line_breaks():
     """'Zero Cool' is found even when split across a line, in any case."""
     text = "The Zero Cool and the zero\ncool; ZERO COOL; two Zero Cools."
-    assert (
-        replace_keywords(text, {"Zero Cool": "Pirate"}) == "The Pirate and the pirate; PIRATE; two Pirates."
-    )
+    assert replace_keywords(text, {"Zero Cool": "Pirate"}) == "The Pirate and the pirate; PIRATE; two Pirates."
 
 
 def test_longer_terms_win_over_terms_they_contain():
@@ -115,9 +110,7 @@ def test_longer_terms_win_over_terms_they_contain():
 
 def test_an_explicit_term_wins_over_a_derived_plural():
     """When a plural keyword is given itself, its own replacement is used."""
-    assert (
-        replace_keywords("Player and Players", {"Player": "Hunter", "Players": "Crew"}) == "Hunter and Crew"
-    )
+    assert replace_keywords("Player and Players", {"Player": "Hunter", "Players": "Crew"}) == "Hunter and Crew"
 
 
 def test_lowercase_terms_are_capitalised_like_the_text():

@@ -171,9 +171,7 @@ def test_2016_ruleset_glossary_is_read_from_the_keywords_definition_list():
     ruleset = parse_ruleset(convert_plaintext_export(read_seed("001_4d757ed51b1cb83a.txt")))
     glossary = ruleset.glossary()
     assert len(glossary) == 33
-    assert {"Quorum", "Daily Action", "Effective Vote Comment (EVC)", "Weekly Communal Action"} <= set(
-        glossary
-    )
+    assert {"Quorum", "Daily Action", "Effective Vote Comment (EVC)", "Weekly Communal Action"} <= set(glossary)
     assert glossary["Can"] == '"is able to"'
 
 
@@ -189,8 +187,7 @@ def test_mojibake_in_a_seed_is_repaired():
     garbled = clean.encode("utf-8").decode("cp1252", errors="replace")
     assert "â€" in garbled
     assert (
-        parse_ruleset(convert_plaintext_export(garbled)).toc()
-        == parse_ruleset(convert_plaintext_export(clean)).toc()
+        parse_ruleset(convert_plaintext_export(garbled)).toc() == parse_ruleset(convert_plaintext_export(clean)).toc()
     )
 
 

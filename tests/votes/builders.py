@@ -25,9 +25,7 @@ def hours(count: float) -> datetime:
 
 def vote(author: str, at_hours: float, icon: str | None, *, trivial: bool = False) -> Ballot:
     """A comment by `author` with `icon`, `at_hours` after POSTED; its id says who and when."""
-    return Ballot(
-        author=author, at=hours(at_hours), icon=icon, comment_id=f"{author}@{at_hours}", trivial=trivial
-    )
+    return Ballot(author=author, at=hours(at_hours), icon=icon, comment_id=f"{author}@{at_hours}", trivial=trivial)
 
 
 def votes(icon: str, *authors: str, at_hours: float = 1) -> tuple[Ballot, ...]:

@@ -138,9 +138,7 @@ def test_proposers_against_lets_an_admin_fail_it() -> None:
 
 def test_self_kill_does_not_forbid_enactment_in_2005() -> None:
     """2005 only permits failing a proposal its author opposed; with Quorum FOR it may also be enacted."""
-    judgement = judged(
-        matter(vote("Amy", 1, "against"), votes("for", "Ben", "Cat", "Dan", "Eve", "Fay")), P, 2
-    )
+    judgement = judged(matter(vote("Amy", 1, "against"), votes("for", "Ben", "Cat", "Dan", "Eve", "Fay")), P, 2)
     assert judgement.can_enact and judgement.can_fail
 
 
@@ -367,9 +365,7 @@ def test_dov_fails_with_more_than_half_against() -> None:
 
 def test_dov_without_clear_decision_lets_the_duke_decide_after_24_hours() -> None:
     """2005 'If no clear decision is reached after 24 hours, the Duke may optionally step in'."""
-    subject = matter(
-        votes("for", "Amy", "Ben", "Cat", "Dan"), votes("against", "Eve", "Fay", "Gus", "Hal"), kind="dov"
-    )
+    subject = matter(votes("for", "Amy", "Ben", "Cat", "Dan"), votes("against", "Eve", "Fay", "Gus", "Hal"), kind="dov")
     early = judged(subject, P, 23)
     assert not early.emperor_may_decide
     assert early.emperor_may_decide_from == hours(24)

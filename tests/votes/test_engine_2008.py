@@ -17,9 +17,7 @@ FIVE_FOR = votes("for", "Ben", "Cat", "Dan", "Eve")  # with the author's implici
 def test_only_the_most_recent_vote_counts() -> None:
     """2008 'If a Villager casts more than one Vote on a Proposal, only the most recent of those Votes is
     counted.'"""
-    counted = tallied(
-        matter(vote("Ben", 1, "against"), vote("Ben", 2, "deferential"), vote("Ben", 3, "for")), P, 4
-    )
+    counted = tallied(matter(vote("Ben", 1, "against"), vote("Ben", 2, "deferential"), vote("Ben", 3, "for")), P, 4)
     assert counted.votes["Ben"] == "for"
     assert counted.superseded == frozenset({"Ben@1", "Ben@2"})
 
@@ -249,18 +247,14 @@ def test_dov_may_be_resolved_after_12_hours_once_the_mayor_voted() -> None:
 def test_dov_needs_a_quorum_of_voters() -> None:
     """2008 'if a Quorum of Villagers have voted on the DoV and more than half of those votes were in
     favour, then the DoV passes - otherwise the DoV fails': 3 FOR 1 AGAINST is too few voters."""
-    judgement = judged(
-        matter(votes("for", "Amy", "Ben", "Cat"), vote("Dan", 1, "against"), kind="dov"), P, 24
-    )
+    judgement = judged(matter(votes("for", "Amy", "Ben", "Cat"), vote("Dan", 1, "against"), kind="dov"), P, 24)
     assert judgement.can_fail and not judgement.can_enact
     assert judgement.reasons == ["Open 24 hours and it fails: 4 votes do not reach Quorum 5"]
 
 
 def test_dov_passes_with_quorum_voting_and_majority_for() -> None:
     """2008 exactly Quorum voters (3 FOR, 2 AGAINST) with more than half in favour passes it."""
-    judgement = judged(
-        matter(votes("for", "Amy", "Ben", "Cat"), votes("against", "Dan", "Eve"), kind="dov"), P, 24
-    )
+    judgement = judged(matter(votes("for", "Amy", "Ben", "Cat"), votes("against", "Dan", "Eve"), kind="dov"), P, 24)
     assert judgement.can_enact and not judgement.can_fail
 
 

@@ -206,9 +206,7 @@ def test_fewer_than_quorum_not_voting_against_fails() -> None:
 
 def test_deferrals_to_an_against_pirate_count_as_against() -> None:
     """2016 deferrals are 'the same as the Pirate's Vote', so they count towards blocking Quorum."""
-    subject = matter(
-        votes("deferential", "Ben", "Cat", "Dan"), vote(EMPEROR, 1, "against"), vote("Eve", 1, "against")
-    )
+    subject = matter(votes("deferential", "Ben", "Cat", "Dan"), vote(EMPEROR, 1, "against"), vote("Eve", 1, "against"))
     judgement = judged(subject, P, 2)
     assert judgement.tally.against_count == 5
     assert judgement.can_fail
@@ -256,10 +254,7 @@ def test_cfj_needs_more_than_48_hours_without_quorum() -> None:
     at_48 = judged(subject, P, 48)
     assert not at_48.can_enact and not at_48.can_fail
     assert at_48.enact_from == hours(48) + INSTANT
-    assert (
-        "voting continues until Quorum 5 FOR or Quorum 5 AGAINST or more than 48 hours open"
-        in at_48.reasons[0]
-    )
+    assert "voting continues until Quorum 5 FOR or Quorum 5 AGAINST or more than 48 hours open" in at_48.reasons[0]
     assert judged(subject, P, 48.01).can_enact
 
 
@@ -280,18 +275,14 @@ def test_dov_at_12_hours_with_pirate_for() -> None:
     assert judged(subject, P, 11).enact_from == hours(12)
     judgement = judged(subject, P, 12)
     assert judgement.can_enact
-    assert judgement.reasons == [
-        "5 FOR reaches Quorum 5, it has been open 12 hours and the Emperor voted FOR"
-    ]
+    assert judgement.reasons == ["5 FOR reaches Quorum 5, it has been open 12 hours and the Emperor voted FOR"]
 
 
 def test_dov_at_12_hours_unopposed() -> None:
     """2016 the 12-hour route also applies when 'it has no AGAINST Votes'."""
     judgement = judged(matter(FIVE_FOR, kind="dov"), P, 12)
     assert judgement.can_enact
-    assert judgement.reasons == [
-        "5 FOR reaches Quorum 5, it has been open 12 hours and it has no AGAINST votes"
-    ]
+    assert judgement.reasons == ["5 FOR reaches Quorum 5, it has been open 12 hours and it has no AGAINST votes"]
 
 
 def test_dov_at_24_hours_with_few_against() -> None:
@@ -311,9 +302,7 @@ def test_dov_with_half_quorum_against_waits_for_48_hours() -> None:
     judgement = judged(subject, P, 24)
     assert not judgement.can_enact
     assert judgement.enact_from == hours(48)
-    assert judged(subject, P, 48).reasons == [
-        "Open 48 hours, 7 votes reach Quorum 5 and more than half are FOR (5)"
-    ]
+    assert judged(subject, P, 48).reasons == ["Open 48 hours, 7 votes reach Quorum 5 and more than half are FOR (5)"]
 
 
 def test_dov_at_48_hours_needs_a_quorum_of_votes() -> None:
@@ -343,3 +332,28 @@ def test_dov_deferential_is_not_valid() -> None:
     """2016 a DEFERENTIAL on a DoV is never valid: it does not follow the Pirate's FOR."""
     counted = tallied(matter(vote("Ben", 1, "deferential"), vote(EMPEROR, 2, "for"), kind="dov"), P, 3)
     assert "Ben" not in counted.votes
+
+
+def test_a_new_dov_says_once_that_its_first_12_hours_decide() -> None:
+    """2016 every route to enacting or failing a DoV waits at least 12 hours: before then that is all that
+    decides, said once, not as "0 of 12 hours; 0 of 24 hours; 0 of 48 hours" for each route and action."""
+    judgement = judged(matter(kind="dov"), P, 0.1)
+    assert judgement.reasons == ["Cannot be enacted or failed yet: it has been open 0.1 of 12 hours"]
+
+
+def test_a_dov_past_12_hours_tells_each_route_that_could_still_decide() -> None:
+    """2016 at 13 hours with one AGAINST and the Pirate silent, the 12-hour route is closed by that AGAINST and
+    the 24-hour route waits; the 48-hour route, which waits longer, is not told beside it."""
+    subject = matter(FIVE_FOR, vote("Fay", 1, "against"), kind="dov")
+    judgement = judged(subject, P, 13)
+    assert judgement.reasons[0] == (
+        "Cannot be enacted yet: the Emperor has not voted FOR and it has 1 AGAINST vote; "
+        "it has been open 13 of 24 hours"
+    )
+
+
+def test_a_proposal_with_quorum_waiting_is_told_only_the_12_hour_mark() -> None:
+    """2016 a Proposal with Quorum FOR at 3 hours waits for its 12 hours; the 48-hour simple majority, which
+    comes later, decides nothing before then."""
+    judgement = judged(matter(FIVE_FOR), P, 3)
+    assert judgement.reasons[0] == "Cannot be enacted yet: it has Quorum FOR but has been open 3 of 12 hours"

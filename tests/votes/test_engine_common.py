@@ -83,9 +83,7 @@ def test_future_votes_do_not_bring_the_earliest_time_forward(name: str) -> None:
 def test_matter_posted_after_now_has_been_open_zero_hours(name: str) -> None:
     """A tally asked for before the post existed shows it open for zero hours."""
     before = POSTED - timedelta(hours=1)
-    counted = tally(
-        matter(vote("Ben", 1, "for")), electorate=electorate(), profile=get_profile(name), now=before
-    )
+    counted = tally(matter(vote("Ben", 1, "for")), electorate=electorate(), profile=get_profile(name), now=before)
     assert counted.open_hours == 0
     assert counted.votes == {"Amy": "for"}
 

@@ -22,6 +22,7 @@ from votes.limits import (
     DAILY_LIMIT,
     DOV_BARRED,
     DOV_NOT_BY_EMPEROR,
+    EDIT_INSTEAD,
     EDIT_LOCKED,
     EDIT_ONLY_AUTHOR,
     HIATUS_FORBIDS,
@@ -86,9 +87,7 @@ def test_two_pending_proposals_block_a_third(profile) -> None:
 @pytest.mark.parametrize("profile", [P2008, P2016], ids=["2008", "2016"])
 def test_one_pending_proposal_allows_another(profile) -> None:
     """2008/2016 with one Proposal pending a second is allowed."""
-    assert proposal_limit(profile=profile, now=NOW, own=pending(1)) == LimitVerdict(
-        allowed=True, message=ALLOWED
-    )
+    assert proposal_limit(profile=profile, now=NOW, own=pending(1)) == LimitVerdict(allowed=True, message=ALLOWED)
 
 
 @pytest.mark.parametrize("profile", [P2008, P2016], ids=["2008", "2016"])
@@ -133,9 +132,7 @@ def test_both_limits_reached_gives_both_messages() -> None:
 
 def test_trivial_flag_means_nothing_outside_2005() -> None:
     """2016 has no Trivial proposals: two pending 'trivial' ones still block a third."""
-    assert not proposal_limit(
-        profile=P2016, now=NOW, own=pending(2, trivial=True), new_is_trivial=True
-    ).allowed
+    assert not proposal_limit(profile=P2016, now=NOW, own=pending(2, trivial=True), new_is_trivial=True).allowed
 
 
 # --- Proposal limits, 2005 weighting ---
@@ -158,9 +155,7 @@ def test_two_non_trivials_pending_is_the_maximum() -> None:
 def test_four_trivials_pending_is_the_maximum() -> None:
     """2005 no proposal may lead to 'more than 4 Trivial Proposals' worth of Proposals pending'."""
     assert proposal_limit(profile=P2005, now=NOW, own=pending(3, trivial=True), new_is_trivial=True).allowed
-    assert not proposal_limit(
-        profile=P2005, now=NOW, own=pending(4, trivial=True), new_is_trivial=True
-    ).allowed
+    assert not proposal_limit(profile=P2005, now=NOW, own=pending(4, trivial=True), new_is_trivial=True).allowed
 
 
 def test_room_for_a_trivial_but_not_a_full_proposal() -> None:
@@ -179,9 +174,7 @@ def test_six_trivials_worth_per_day() -> None:
     """2005 'no Family may post more than the worth of 6 Trivial Proposals in the same day': three
     non-Trivials posted today leave no room until midnight."""
     verdict = proposal_limit(profile=P2005, now=NOW, own=resolved_today(3), new_is_trivial=True)
-    assert verdict.message == WEIGHTED_DAILY_LIMIT.format(
-        weight=6, new_weight=1, limit=6, when=format_moment(TOMORROW)
-    )
+    assert verdict.message == WEIGHTED_DAILY_LIMIT.format(weight=6, new_weight=1, limit=6, when=format_moment(TOMORROW))
     assert verdict.next_allowed_at == TOMORROW
 
 
@@ -295,14 +288,10 @@ def test_unknown_hiatus_reason_is_an_error() -> None:
 
 
 def comment(author: str, minutes: float, text: str = "Nice.", icon: str | None = None, player: bool = True):
-    return PostComment(
-        author=author, at=NOW + timedelta(minutes=minutes), text=text, icon=icon, by_player=player
-    )
+    return PostComment(author=author, at=NOW + timedelta(minutes=minutes), text=text, icon=icon, by_player=player)
 
 
-def can_edit(
-    profile, comments, *, editor: str = "Amy", official: bool = True, minutes: float = 60
-) -> LimitVerdict:
+def can_edit(profile, comments, *, editor: str = "Amy", official: bool = True, minutes: float = 60) -> LimitVerdict:
     return edit_allowed(
         profile=profile,
         post_author="Amy",
@@ -322,14 +311,18 @@ def test_2005_editable_until_someone_else_comments() -> None:
     """2005 'If nobody else has commented on it, an official post may be altered or removed': the
     author's own comment does not lock it; anyone else's does, spectators included."""
     assert can_edit(P2005, [comment("Amy", 1)]).allowed
-    assert can_edit(P2005, [comment("Ben", 1)]).message == EDIT_LOCKED[EDIT_UNTIL_OTHERS_COMMENT]
+    assert can_edit(P2005, [comment("Ben", 1)]).message.startswith(
+        EDIT_LOCKED[EDIT_UNTIL_OTHERS_COMMENT].format(who="Ben", did="commented")
+    )
     assert not can_edit(P2005, [comment("Spectator", 1, player=False)]).allowed
 
 
 def test_2008_editable_until_any_villager_comments() -> None:
     """2008 'If no Villager has commented on it': even the author's own comment locks it; a non-player's
     comment does not."""
-    assert can_edit(P2008, [comment("Amy", 1)]).message == EDIT_LOCKED[EDIT_UNTIL_ANY_COMMENT]
+    assert can_edit(P2008, [comment("Amy", 1)]).message.startswith(
+        EDIT_LOCKED[EDIT_UNTIL_ANY_COMMENT].format(who="you", did="commented")
+    )
     assert can_edit(P2008, [comment("Spectator", 1, player=False)]).allowed
 
 
@@ -343,9 +336,44 @@ def test_2016_note_with_an_icon_or_other_comment_locks() -> None:
     """2016 a "Note:" with a voting icon, or any other comment, locks the post; the prefix is read as
     written ("note:" in lower case is not one)."""
     locked = EDIT_LOCKED[EDIT_UNTIL_NON_NOTE_COMMENT]
-    assert can_edit(P2016, [comment("Ben", 1, text="Note: fine by me", icon="for")]).message == locked
-    assert can_edit(P2016, [comment("Ben", 1, text="Looks good")]).message == locked
+    voted = can_edit(P2016, [comment("Ben", 1, text="Note: fine by me", icon="for")]).message
+    assert voted.startswith(locked.format(who="Ben", did="voted"))
+    assert can_edit(P2016, [comment("Ben", 1, text="Looks good")]).message.startswith(
+        locked.format(who="Ben", did="commented")
+    )
     assert not can_edit(P2016, [comment("Ben", 1, text="note: lower case")]).allowed
+
+
+def test_a_locked_post_says_who_locked_it_how_and_what_its_author_can_do_instead() -> None:
+    """2016: every comment carried a vote, so the message names the first vote that locked it, not "a comment
+    other than a Note", and says what remains possible: a comment, or for a Proposal a corrected one."""
+    comments = [comment("Ben", 1, icon="for"), comment("Cat", 2, icon="against")]
+    verdict = edit_allowed(
+        profile=P2016,
+        post_author="Amy",
+        editor="Amy",
+        official=True,
+        comments=comments,
+        now=NOW + timedelta(minutes=5),
+        kind="proposal",
+    )
+    assert verdict.message == (
+        "This post can no longer be edited: Ben voted on it. An official post may be changed only until a "
+        "player, its author included, votes or comments on it; a comment that begins “Note:” and carries no "
+        "vote does not count. You can still explain in a comment, or post a corrected Proposal and vote AGAINST "
+        "this one."
+    )
+    own = edit_allowed(
+        profile=P2016,
+        post_author="Amy",
+        editor="Amy",
+        official=True,
+        comments=[comment("Amy", 1, icon="for")],
+        now=NOW + timedelta(minutes=5),
+        kind="cfj",
+    )
+    assert own.message.startswith("This post can no longer be edited: you voted on it")
+    assert own.message.endswith(EDIT_INSTEAD[""])
 
 
 def test_comments_after_now_do_not_lock() -> None:
@@ -376,9 +404,7 @@ def move(profile, from_kind: str, to_kind: str, *, minutes: float, comments=(), 
 
 def test_2005_non_official_post_never_becomes_official() -> None:
     """2005 'A non-official post may not through editing of the blog be changed into an official post.'"""
-    assert move(P2005, "story", "proposal", minutes=1) == LimitVerdict(
-        allowed=False, message=NEVER_BECOMES_OFFICIAL
-    )
+    assert move(P2005, "story", "proposal", minutes=1) == LimitVerdict(allowed=False, message=NEVER_BECOMES_OFFICIAL)
 
 
 def test_2005_official_post_changes_category_while_uncommented() -> None:
@@ -393,9 +419,7 @@ def test_2008_non_official_post_may_become_official_within_five_minutes() -> Non
     assert move(P2008, "story", "proposal", minutes=4.99).allowed
     late = move(P2008, "story", "proposal", minutes=5)
     assert late == LimitVerdict(allowed=False, message=BECOMES_OFFICIAL_WINDOW.format(minutes=5))
-    assert not move(
-        P2008, "story", "proposal", minutes=1, comments=[comment("Spectator", 0.5, player=False)]
-    ).allowed
+    assert not move(P2008, "story", "proposal", minutes=1, comments=[comment("Spectator", 0.5, player=False)]).allowed
 
 
 def test_2016_official_category_fixed_after_fifteen_minutes() -> None:
@@ -417,9 +441,7 @@ def test_2016_official_category_fixed_after_fifteen_minutes() -> None:
 
 def test_2016_official_category_also_needs_the_edit_lock_open() -> None:
     """2016 within fifteen minutes a Note keeps the category open; a vote closes it."""
-    assert move(
-        P2016, "proposal", "cfj", minutes=10, comments=[comment("Ben", 1, text="Note: wrong category")]
-    ).allowed
+    assert move(P2016, "proposal", "cfj", minutes=10, comments=[comment("Ben", 1, text="Note: wrong category")]).allowed
     assert not move(P2016, "proposal", "cfj", minutes=10, comments=[comment("Ben", 1, icon="for")]).allowed
 
 
@@ -474,19 +496,13 @@ def test_failed_dov_with_against_bars_another_for_120_hours() -> None:
 
 def test_no_120_hour_bar_before_2015() -> None:
     """Rulesets 50 and 52 have no bar after a failed DoV."""
-    verdict = dov_post_allowed(
-        profile=P2008, author="Amy", emperor="Ivy", now=NOW, last_failed_dov_with_against_at=NOW
-    )
+    verdict = dov_post_allowed(profile=P2008, author="Amy", emperor="Ivy", now=NOW, last_failed_dov_with_against_at=NOW)
     assert verdict.allowed
 
 
 def test_dov_during_hiatus_follows_the_hiatus_rules() -> None:
     """2005 forbids 'other victory claims' during hiatus; 2008 lets another DoV be made ('if it hasn't
     already'); 2016 forbids one between an enacted DoV and its Ascension Address."""
-    assert not dov_post_allowed(
-        profile=P2005, author="Amy", emperor="Ivy", now=NOW, hiatus_reason="dov"
-    ).allowed
+    assert not dov_post_allowed(profile=P2005, author="Amy", emperor="Ivy", now=NOW, hiatus_reason="dov").allowed
     assert dov_post_allowed(profile=P2008, author="Amy", emperor="Ivy", now=NOW, hiatus_reason="dov").allowed
-    assert not dov_post_allowed(
-        profile=P2016, author="Amy", emperor="Ivy", now=NOW, hiatus_reason="ascension"
-    ).allowed
+    assert not dov_post_allowed(profile=P2016, author="Amy", emperor="Ivy", now=NOW, hiatus_reason="ascension").allowed

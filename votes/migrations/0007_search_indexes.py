@@ -1,6 +1,6 @@
 """GIN indexes for the search page's full-text matching of posts and comments, on PostgreSQL only.
 
-Each index is over exactly the expression ``blognomic.search`` matches with (Django's ``SearchVector`` of
+Each index is over exactly the expression ``blognomic.community.search`` matches with (Django's ``SearchVector`` of
 the same columns in the "english" configuration), so the planner can use it; any other expression would
 leave every search reading the whole archive. SQLite has no such index and searches by substring, so there
 the migration does nothing. CONCURRENTLY is not used: the tables are locked for writes while it builds.

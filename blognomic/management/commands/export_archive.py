@@ -6,7 +6,7 @@ import tempfile
 
 from django.core.management.base import BaseCommand, CommandError
 
-from blognomic.archive import export_archive
+from blognomic.moving.archive import export_archive
 
 
 class Command(BaseCommand):

@@ -6,15 +6,17 @@ from datetime import UTC, datetime
 
 from django.core.management.base import BaseCommand, CommandError
 
-from blognomic.archive import import_archive
-from blognomic.archive.fields import ArchiveError
-from blognomic.archive.generator import generate_archive, sizes
 from blognomic.management.commands.export_archive import _write_atomically
+from blognomic.moving.archive import import_archive
+from blognomic.moving.archive.fields import ArchiveError
+from blognomic.moving.archive.generator import generate_archive, sizes
 
 
 class Command(BaseCommand):
-    help = ("Make up a game shaped like BlogNomic's history at N times its size (1: 15,792 proposals and "
-            "144,382 comments) and write it as an archive, or load it into this database.")
+    help = (
+        "Make up a game shaped like BlogNomic's history at N times its size (1: 15,792 proposals and "
+        "144,382 comments) and write it as an archive, or load it into this database."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("file", nargs="?", help="Where to write the archive ('-' for standard output).")
@@ -28,8 +30,9 @@ class Command(BaseCommand):
         if bool(file) == load:
             raise CommandError("Give either a FILE to write or --load.")
         started = time.perf_counter()
-        archive = generate_archive(scale=scale, end=datetime.now(UTC).replace(hour=0, minute=0, second=0,
-                                                                              microsecond=0), seed=seed)
+        archive = generate_archive(
+            scale=scale, end=datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0), seed=seed
+        )
         figures = ", ".join(f"{value:,} {key.replace('_', ' ')}" for key, value in sizes(scale).items())
         self.stderr.write(f"Made up {figures} in {time.perf_counter() - started:.1f} s.")
         if load:

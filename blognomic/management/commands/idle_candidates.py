@@ -1,6 +1,6 @@
 """``python manage.py idle_candidates [--dry-run]``: run this beat job now."""
 
-from blognomic.roster.jobs import idle_candidates_report
+from blognomic.flows.roster.jobs import idle_candidates_report
 from dynasties.beat import JobCommand
 
 

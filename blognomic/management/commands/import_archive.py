@@ -5,10 +5,16 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from blognomic.archive import ArchiveError, import_archive
+from blognomic.moving.archive import ArchiveError, import_archive
 
-SINGULAR = {"players": "player", "dynasties": "dynasty", "posts": "post", "comments": "comment",
-            "pages": "page", "revisions": "revision"}
+SINGULAR = {
+    "players": "player",
+    "dynasties": "dynasty",
+    "posts": "post",
+    "comments": "comment",
+    "pages": "page",
+    "revisions": "revision",
+}
 
 
 class Command(BaseCommand):

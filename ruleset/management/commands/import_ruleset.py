@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from django.core.exceptions import ValidationError
@@ -21,9 +22,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the plain-text export; - reads standard input")
-        parser.add_argument(
-            "--summary", default="", help="edit summary (default: 'Imported a plain-text ruleset')"
-        )
+        parser.add_argument("--summary", default="", help="edit summary (default: 'Imported a plain-text ruleset')")
         parser.add_argument("--author", default=None, help="the player recorded as the revision's author")
 
     def handle(self, *args, **options) -> None:
@@ -48,8 +47,6 @@ class Command(BaseCommand):
 
     def _read(self, name: str) -> str:
         if name == "-":
-            import sys
-
             return sys.stdin.read()
         path = Path(name)
         try:

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from ruleset.services import rule_changes_index
+from ruleset.rule_index import rule_changes_index
 
 
 class Command(BaseCommand):
-    help = (
-        "Record the rules changed by ruleset revisions that lack the record (after import_archive). "
-        "Idempotent."
-    )
+    help = "Record the rules changed by ruleset revisions that lack the record (after import_archive). Idempotent."
 
     def handle(self, *args, **options) -> None:
         indexed = rule_changes_index()

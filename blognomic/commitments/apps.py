@@ -1,9 +1,0 @@
-from django.apps import AppConfig
-
-
-class CommitmentsConfig(AppConfig):
-    """Sealed commitments: a text sealed now, its digest public at once, revealed and verified later."""
-
-    name = "blognomic.commitments"
-    label = "commitments"
-    verbose_name = "Sealed commitments"

@@ -1,0 +1,152 @@
+"""The whole game as it stood at one past moment: the dynasty and its roster with quorum, the matters then
+pending with their tallies from the votes cast by then, the Ruleset revision then current (with each rule's
+blame as of it) and the GNDT as it stood, hidden columns only for those who may see them.
+
+Each piece is one the site already reads as of a moment (``roster_at``, ``pending_at``, ``Revision``'s
+``as_of``, ``gndt_table_as_of``); this joins them, in a fixed number of queries whatever the size of the
+history.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from dynasties.hiatus import hiatus_at
+from dynasties.models import Dynasty, Game
+from dynasties.selectors import Roster, roster_at
+from gndt.selectors import Table, gndt_table_as_of
+from ruleset.cached import content_html
+from ruleset.lineage import fill_blame, ruleset_blame
+from ruleset.models import RULESET_SLUG, Page, Revision
+from votes import engine
+from votes.engine_inputs import matter_from
+from votes.matter_kind_services import ValuesCache, electorate_for_post
+from votes.models import Comment, Kind, Post
+from votes.selectors import pending_at
+from votes.state import GameState
+
+FUTURE_MOMENT = "{moment} UTC has not happened yet; the game can be shown only as it stood up to now."
+
+
+@dataclass(frozen=True)
+class PendingThen:
+    """A matter pending at the moment, judged on the votes cast by then."""
+
+    post: Post
+    judgement: engine.Judgement
+    is_oldest_pending: bool
+
+    @property
+    def tally(self) -> engine.Tally:
+        return self.judgement.tally
+
+    @property
+    def hours(self) -> int:
+        return int(self.tally.open_hours)
+
+    @property
+    def can_enact_then(self) -> bool:
+        return self.judgement.can_enact and (self.post.kind != Kind.PROPOSAL or self.is_oldest_pending)
+
+
+@dataclass
+class GameAt:
+    moment: datetime
+    dynasty: Dynasty | None
+    roster: Roster
+    pending: list[PendingThen] = field(default_factory=list)
+    ruleset_page: Page | None = None
+    ruleset_revision: Revision | None = None
+    ruleset_html: str = ""
+    table: Table | None = None
+    settings: Game | None = None  # the game's profile, read once for the page
+
+    @property
+    def quorum(self) -> int:
+        return engine.quorum(len(self.roster.active))
+
+    @property
+    def began(self) -> bool:
+        """Whether there was anything to show yet: a dynasty, a player or a Ruleset."""
+        return bool(self.dynasty or self.roster.active or self.roster.idle_count or self.ruleset_revision)
+
+
+def _pending_then(moment: datetime, roster: Roster, dynasty: Dynasty | None, settings: Game) -> list[PendingThen]:
+    """The matters pending at ``moment``, each judged as the tally box would have judged it then."""
+    pending = pending_at(moment)
+    if not pending:
+        return []
+    by_post: dict[int, list[Comment]] = defaultdict(list)
+    votes = Comment.objects.filter(post__in=pending, icon__isnull=False, at__lte=moment).select_related("author")
+    for comment in votes.order_by("at", "pk"):
+        by_post[comment.post_id].append(comment)
+    profile = settings.rules_profile()
+    emperor = dynasty.emperor.username if dynasty and dynasty.emperor else None
+    electorate = engine.Electorate(
+        active=roster.active_names, emperor=emperor, hiatus=any(post.kind == Kind.DOV for post in pending)
+    )
+    proposals = [(post.pk, post.posted_at) for post in pending if post.kind == Kind.PROPOSAL]
+    oldest = engine.oldest_pending(proposals, profile=profile, now=moment)
+    values = ValuesCache()
+    judged = []
+    for post in pending:
+        # A matter of one of the dynasty's own kinds has its own electorate, read from the GNDT as it stood.
+        voters, spec = electorate_for_post(post, electorate, at=moment, cache=values)
+        judgement = engine.judge(
+            matter_from(post, by_post[post.pk]), electorate=voters, profile=profile, now=moment, kind=spec
+        )
+        judged.append(PendingThen(post=post, is_oldest_pending=post.pk == oldest, judgement=judgement))
+    return judged
+
+
+def game_at(moment: datetime, *, viewer) -> GameAt:
+    """The game as it stood at ``moment`` (not in the future: the view refuses that), as ``viewer`` may see
+    it."""
+    dynasty = Dynasty.objects.at(moment)
+    roster = roster_at(moment)
+    settings = Game.load()
+    game = GameAt(
+        moment=moment,
+        dynasty=dynasty,
+        roster=roster,
+        pending=_pending_then(moment, roster, dynasty, settings),
+        settings=settings,
+    )
+    page = Page.objects.filter(slug=RULESET_SLUG).first()
+    if page is not None:
+        revision = page.revisions.select_related("author", "post").as_of(moment)
+        if revision is not None:
+            html, _ = content_html(page, revision)
+            game.ruleset_page, game.ruleset_revision = page, revision
+            game.ruleset_html = fill_blame(html, ruleset_blame(page, up_to=revision.number))
+    if dynasty is not None:
+        game.table = gndt_table_as_of(
+            dynasty, moment, viewer=viewer, idle_names=[user.username for user in roster.idle]
+        )
+    return game
+
+
+def sidebar_state_at(game: GameAt) -> GameState:
+    """The state the sidebar shows beside the game at a past moment: its roster and Quorum, its dynasty, the
+    matters pending and their ages, all as they stood then, so nothing of today sits beside the past."""
+    moment, dynasty, settings = game.moment, game.dynasty, game.settings or Game.load()
+    awaiting_ascension = bool(
+        dynasty and dynasty.declaration_id and (dynasty.ascended_at is None or dynasty.ascended_at > moment)
+    )
+    hiatus = hiatus_at(
+        profile=settings.rules_profile(),
+        now=moment,
+        pending_dov=any(matter.post.kind == Kind.DOV for matter in game.pending),
+        awaiting_ascension=awaiting_ascension,
+    )
+    return GameState(
+        game=settings,
+        dynasty=dynasty,
+        roster=game.roster,
+        pending=[matter.post for matter in game.pending],
+        hiatus=hiatus,
+        now=moment,
+        past=True,
+    )

@@ -1,9 +1,0 @@
-from django.apps import AppConfig
-
-
-class MessagingConfig(AppConfig):
-    """Private messages between players."""
-
-    name = "blognomic.messaging"
-    label = "messaging"
-    verbose_name = "Private messages"

@@ -1,0 +1,36 @@
+"""The answers every site gives whatever its content: its own 403, 404 and 500 pages, and the favicon
+browsers ask for by name."""
+
+from __future__ import annotations
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template import loader
+from django.templatetags.static import static
+
+NO_PAGE_HERE = "There is no page at this address."
+
+
+def permission_denied(request: HttpRequest, exception=None) -> HttpResponse:
+    """A visitor who is not logged in is asked to log in and comes back; a logged-in account is told why."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    message = str(exception) if exception and str(exception) else "Your account may not use this page."
+    return render(request, "403.html", {"message": message}, status=403)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The 500 page in the site's layout, rendered without the database: it may be what failed."""
+    return HttpResponse(loader.get_template("500.html").render({"request": request}), status=500)
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers that ignore the page's <link rel="icon"> still ask for /favicon.ico."""
+    return redirect(static("favicon.svg"), permanent=True)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The site's 404 page, with the message the view gave (``Http404("No such month.")``) when it gave one."""
+    message = exception.args[0] if exception.args and isinstance(exception.args[0], str) else NO_PAGE_HERE
+    return render(request, "404.html", {"message": message, "request_path": request.path}, status=404)

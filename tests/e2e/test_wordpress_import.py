@@ -1,0 +1,35 @@
+"""In Chromium: a blog imported from a WordPress export shows an imported Proposal with its votes and tally."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+from tests.wordpress.test_importing import blog
+from votes.models import Post
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_an_imported_proposal_shows_its_votes_and_tally(browser, live_server, screenshots_dir, tmp_path):
+    """Item 8: "import a small WordPress export ... open ... an imported Proposal with its votes and tally"."""
+    export = tmp_path / "blog.xml"
+    export.write_bytes(blog())
+    call_command("import_wordpress", str(export), stdout=open(os.devnull, "w"))  # noqa: SIM115
+    proposal = Post.objects.get(title="Proposal: Quorum Matters")
+
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(live_server.url + proposal.get_absolute_url())
+    expect(page.locator("h1.post-title")).to_have_text("Proposal: Quorum Matters")
+    expect(page.locator(".status")).to_have_text("Enacted")
+    expect(page.locator(".admin-note")).to_contain_text("Enacted 3-0")
+    for name in ("Kevan", "Bucky", "Cato"):
+        expect(page.locator(".voters-for")).to_contain_text(name)
+    expect(page.locator(".voters-against")).not_to_contain_text("Watcher")
+    expect(page.locator(".tally-quorum")).to_be_visible()
+    expect(page.locator("#comments .comment")).to_have_count(5)
+    expect(page.locator("#comments .icon-for")).to_have_count(3)
+    page.screenshot(path=os.path.join(screenshots_dir, "wordpress-imported-proposal.png"), full_page=True)
