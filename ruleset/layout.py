@@ -28,7 +28,7 @@ def carry_over(original: str, before: str, after: str, *, canonical: Callable[[s
         return original
     source, old, new = _lines(original), _lines(before), _lines(after)
     found = _where_in_source(old, source)
-    edits = SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    edits = _opcodes(old, new)
     spaced = _spaces_headings(source)
     result = source[:]
     for tag, i1, i2, j1, j2 in reversed(edits):
@@ -44,6 +44,24 @@ def carry_over(original: str, before: str, after: str, *, canonical: Callable[[s
         result[start:end] = lines
     carried = "\n".join(result) + ("\n" if original.endswith("\n") or not original else "")
     return carried if canonical(carried) == after else after
+
+
+def _opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """How ``a`` turns into ``b``, as ``SequenceMatcher.get_opcodes`` says, comparing only what lies between
+    their common first and last lines: an amendment changes a few rules of a long Ruleset, and the matcher's
+    time grows with the square of what it is given (blank lines, every other line, match everywhere)."""
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    middle = SequenceMatcher(None, a[start : len(a) - end], b[start : len(b) - end], autojunk=False)
+    codes = [("equal", 0, start, 0, start)] if start else []
+    codes += [(tag, i1 + start, i2 + start, j1 + start, j2 + start) for tag, i1, i2, j1, j2 in middle.get_opcodes()]
+    if end:
+        codes.append(("equal", len(a) - end, len(a), len(b) - end, len(b)))
+    return codes
 
 
 def _lines(text: str) -> list[str]:
@@ -79,10 +97,7 @@ def _line_key(line: str) -> str:
 def _where_in_source(lines: list[str], source: list[str]) -> list[int | None]:
     """For each line of a canonical text, the index of the same line in the written text, if it is there."""
     found: list[int | None] = [None] * len(lines)
-    matcher = SequenceMatcher(
-        None, [_line_key(line) for line in lines], [_line_key(line) for line in source], autojunk=False
-    )
-    for tag, i1, i2, j1, _j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, _j2 in _opcodes([_line_key(line) for line in lines], [_line_key(line) for line in source]):
         if tag == "equal":
             for offset in range(i2 - i1):
                 found[i1 + offset] = j1 + offset
