@@ -243,6 +243,9 @@ def db_access(django_db_blocker):
         yield
 
 
+# Marked like the module's other tests: pytest-django runs tests that use the database apart from those
+# that do not, and the sweep (over a minute) would be built once for each group.
+@pytest.mark.django_db
 def test_every_url_is_requested_by_the_canary(sweep):
     """A URL added to the site is searched for secrets without anyone listing it: the canary walks the URL
     configuration, and a URL whose arguments it cannot fill fails here."""
