@@ -8,9 +8,7 @@ quadratic code took 14 s for 4,000 added rules.
 
 from __future__ import annotations
 
-import math
 import re
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -25,6 +23,7 @@ from ruleset.amendment_operations import (
     pair_renamed_rules,
 )
 from ruleset.structure import _match_heading, parse_ruleset, serialize_ruleset
+from tests.growth import LINEAR_GROWTH_LIMIT, cpu_seconds, growth
 
 BASE = serialize_ruleset(
     parse_ruleset("""\
@@ -46,40 +45,9 @@ def with_added_rules(text: str, count: int) -> str:
     return text + "".join(f"\n=== Beacon {n} ===\nKeeper {n} tends beacon {n}.\n" for n in range(count))
 
 
-# Each test works on an input and on one four times as large. Linear work then costs about four times as much,
-# quadratic work sixteen times, cubic sixty-four; a growth under eight is linear with room for noise. Growth is
-# asked rather than seconds because a busy machine was seen to spend eight times the CPU on the same work,
-# and a slower or busier machine slows both sizes alike.
-FOUR_TIMES = 4
-LINEAR_GROWTH_LIMIT = 8
-
-
-def growth(prepare, small: int, rounds: int = 3) -> float:
-    """How many times the CPU seconds of the work for ``small`` the work for four times ``small`` takes.
-
-    ``prepare(size)`` builds the input and returns the work to time, so building is not counted. The sizes
-    are tried in turn, ``rounds`` times, and the fewest seconds of each kept: a busy moment slows one try,
-    not the best of several.
-    """
-    works = {size: prepare(size) for size in (small, small * FOUR_TIMES)}
-    best = dict.fromkeys(works, math.inf)
-    for _ in range(rounds):
-        for size, work in works.items():
-            start = time.process_time()
-            work()
-            best[size] = min(best[size], time.process_time() - start)
-    return best[small * FOUR_TIMES] / max(best[small], 1e-6)
-
-
 # Where the linear work takes under a millisecond here, too little to time a growth by, a limit a hundred
 # times that stands between it and the seconds the old code took.
 INSTANT = 0.1
-
-
-def cpu_seconds(work) -> float:
-    start = time.process_time()
-    work()
-    return time.process_time() - start
 
 
 def test_an_edit_over_the_operation_cap_is_refused_before_it_is_worked_out():
@@ -100,7 +68,7 @@ def test_an_edit_over_the_operation_cap_is_refused_before_it_is_worked_out():
 
 
 def test_an_edit_just_under_the_cap_is_worked_out_and_applied_in_one_pass_per_operation():
-    """100 operations on a Ruleset of 500 and of 2,000 rules: working them out and applying them (carrying the
+    """100 operations on a Ruleset of 250 and of 2,000 rules: working them out and applying them (carrying the
     change into the text as written included) cost one pass over the rules for each operation."""
 
     def deriving_and_applying(count):
@@ -108,7 +76,7 @@ def test_an_edit_just_under_the_cap_is_worked_out_and_applied_in_one_pass_per_op
         edited = with_added_rules(base, 100)
         return lambda: apply_rule_operations(base, derive_rule_operations(base, edited, limit=100))
 
-    assert growth(deriving_and_applying, small=500) < LINEAR_GROWTH_LIMIT
+    assert growth(deriving_and_applying, small=250) < LINEAR_GROWTH_LIMIT
 
     base = serialize_ruleset(parse_ruleset(with_added_rules(BASE, 500)))
     edited = with_added_rules(base, 100)
@@ -149,7 +117,7 @@ def test_many_rules_of_one_title_get_their_anchors_in_linear_time():
     def text(count):
         return "== Core Rules ==\n=== Dice 2 ===\n" + "=== Dice ===\nRoll.\n" * count
 
-    assert growth(lambda count: lambda: parse_ruleset(text(count)), small=5000) < LINEAR_GROWTH_LIMIT
+    assert growth(lambda count: lambda: parse_ruleset(text(count)), small=2500) < LINEAR_GROWTH_LIMIT
     anchors = [rule.anchor for rule in parse_ruleset(text(20_000)).all_rules()]
     assert anchors[:4] == ["rule-dice-2", "rule-dice", "rule-dice-3", "rule-dice-4"]
     assert len(set(anchors)) == len(anchors)
