@@ -1,8 +1,8 @@
 """Timing work so that a test can tell linear from quadratic on a busy machine.
 
 A test of how work grows times it on an input and on one ``GROWTH`` times as large, instead of comparing
-seconds with a limit: a busy machine was seen to spend eight times the CPU on the same work, and slows both
-sizes alike.
+seconds with a limit: a busy machine was seen to spend eight times the CPU on the same work, and it slows
+the two sizes much alike (not exactly: see the limit's room below).
 """
 
 from __future__ import annotations
