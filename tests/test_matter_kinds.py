@@ -4,6 +4,7 @@ the same transaction, and bad definitions refused whole."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import timedelta
 from io import StringIO
@@ -15,7 +16,7 @@ from dynasties.models import Game
 from gndt.models import Cell, Update
 from tests.factories import make_proposal, vote
 from tests.kinds_builders import duchy, village
-from votes import matter_kind_rules
+from votes import effects, matter_kind_rules
 from votes.jobs import matters_auto_resolve
 from votes.matter_kind_services import KindError, matter_effect_define, matter_kind_define, matter_kind_retire
 from votes.models import MatterEffect, MatterKind, Post
@@ -50,6 +51,24 @@ def test_a_definition_must_cite_an_enacted_proposal(t0):
         matter_kind_define(admin=players[1], proposal=pending, now=t0, name="Plea", subject_text="Plea:")
     with pytest.raises(KindError, match="Only admins"):
         matter_kind_define(admin=players[4], proposal=pending, now=t0, name="Plea", subject_text="Plea:")
+
+
+@pytest.mark.parametrize("builder", [duchy, village])
+def test_a_definition_is_written_and_read_back_whole(t0, builder):
+    """Defining a kind or effect and importing one both write ``definition_fields``; reading the row back gives
+    the same definition, and every part of a definition has a field."""
+    builder(t0)
+    kind_parts = {f.name for f in dataclasses.fields(matter_kind_rules.KindSpec)} - {"id"}
+    effect_parts = {f.name for f in dataclasses.fields(effects.EffectSpec)} - {"id", "kind_id"}
+    assert MatterKind.objects.exists()
+    for kind in MatterKind.objects.all():
+        fields = MatterKind.definition_fields(kind.spec())
+        assert set(fields) == kind_parts
+        assert MatterKind(pk=kind.pk, **fields).spec() == kind.spec()
+    for effect in MatterEffect.objects.all():
+        fields = MatterEffect.definition_fields(effect.spec())
+        assert set(fields) == effect_parts
+        assert MatterEffect(pk=effect.pk, matter_kind_id=effect.matter_kind_id, **fields).spec() == effect.spec()
 
 
 @pytest.mark.parametrize(

@@ -419,6 +419,27 @@ class MatterKind(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @staticmethod
+    def definition_fields(spec) -> dict:
+        """The model's fields a definition fills: the inverse of ``spec()``, for every way a kind is written."""
+        return {
+            "name": spec.name,
+            "base": spec.base,
+            "subject_rule": spec.subject_rule,
+            "subject_text": spec.subject_text,
+            "posters": spec.posters,
+            "posters_filter": matter_kind_rules.conditions_as_json(spec.posters_filter),
+            "electorate": spec.electorate,
+            "electorate_filter": matter_kind_rules.conditions_as_json(spec.electorate_filter),
+            "quorum": spec.quorum,
+            "resolution": spec.resolution,
+            "verdict_hours": spec.verdict_hours,
+            "veto": spec.veto,
+            "veto_filter": matter_kind_rules.conditions_as_json(spec.veto_filter),
+            "counts_towards_limits": spec.counts_towards_limits,
+            "phase": spec.phase,
+        }
+
     def spec(self):
         """The pure definition (``votes.matter_kind_rules.KindSpec``)."""
         return matter_kind_rules.KindSpec(
@@ -496,6 +517,22 @@ class MatterEffect(models.Model):
 
     def __str__(self) -> str:
         return self.label
+
+    @staticmethod
+    def definition_fields(spec) -> dict:
+        """The model's fields a definition fills: the inverse of ``spec()``, for every way an effect is written."""
+        return {
+            "label": spec.label,
+            "core_kind": spec.core_kind,
+            "when": spec.when,
+            "target": spec.target,
+            "column": spec.column,
+            "amount": spec.amount,
+            "trivial_amount": spec.trivial_amount,
+            "optional": spec.optional,
+            "after_hours": spec.after_hours,
+            "not_if_vetoed_or_self_killed": spec.not_if_vetoed_or_self_killed,
+        }
 
     def spec(self):
         """The pure definition (``votes.effects.EffectSpec``)."""
