@@ -45,24 +45,59 @@ class Hit:
     at: datetime | None
 
 
+def _search_query(terms: list[str]):
+    """PostgreSQL's full-text query for every term (a phrase for a term with spaces)."""
+    # Only PostgreSQL has full-text search (and the psycopg that django.contrib.postgres needs).
+    from django.contrib.postgres.search import SearchQuery
+
+    query = None
+    for term in terms:
+        part = SearchQuery(term, search_type="phrase" if " " in term else "plain", config=SEARCH_CONFIG)
+        query = part if query is None else query & part
+    return query
+
+
+def _search_vector(fields: list[str]):
+    from django.contrib.postgres.search import SearchVector
+
+    # The very expression the GIN indexes are built over (votes migration 0007_search_indexes).
+    return SearchVector(*fields, config=SEARCH_CONFIG)
+
+
 def _matching(queryset: QuerySet, fields: list[str], terms: list[str]) -> QuerySet:
     if connection.vendor == "postgresql":
-        # Only PostgreSQL has full-text search (and the psycopg that django.contrib.postgres needs).
-        from django.contrib.postgres.search import SearchQuery, SearchVector
-
-        # Full-text matching alone (no substring fallback OR-ed in), so that the GIN indexes over this very
-        # expression (votes migration 0007_search_indexes) serve posts and comments without reading every row.
-        vector = SearchVector(*fields, config=SEARCH_CONFIG)
-        query = None
-        for term in terms:
-            part = SearchQuery(term, search_type="phrase" if " " in term else "plain", config=SEARCH_CONFIG)
-            query = part if query is None else query & part
-        matches = queryset.model._default_manager.alias(search=vector).filter(search=query).values("pk")
+        # Full-text matching alone (no substring fallback OR-ed in), so that the GIN indexes serve it.
+        matches = queryset.model._default_manager.alias(search=_search_vector(fields))
+        matches = matches.filter(search=_search_query(terms)).values("pk")
         sql, params = matches.query.sql_with_params()
         # OFFSET 0 keeps the matching a query of its own, planned apart from the filters and the ordering
         # around it, so that it is answered by the index alone (see ``matches_through_the_index``).
         return queryset.filter(pk__in=RawSQL(f"{sql} OFFSET 0", params))
     return queryset.filter(_contains_all(fields, terms))
+
+
+def _newest_matching(
+    queryset: QuerySet,
+    fields: list[str],
+    terms: list[str],
+    field: str,
+    *,
+    related: tuple[str, ...],
+    offset: int,
+    limit: int,
+) -> QuerySet:
+    """One page of the matches in ``queryset``, newest first, their rows read in one query.
+
+    On PostgreSQL the page's ids are found first, in a subquery that reads only the matches' dates, and only
+    those rows are joined and read: for a word in most posts, joining every match and sorting them all to keep
+    twenty took 436 ms over the 10× archive's 126,856 matching posts, against 77 ms this way."""
+    if connection.vendor != "postgresql":
+        matches = queryset.filter(_contains_all(fields, terms)).select_related(*related)
+        return matches.order_by(f"-{field}", "-pk")[offset : offset + limit]
+    page = _newest_first(queryset.alias(search=_search_vector(fields)).filter(search=_search_query(terms)), field)
+    ids = page.values("pk")[offset : offset + limit]
+    rows = queryset.model._default_manager.select_related(*related)
+    return rows.filter(pk__in=ids).order_by(f"-{field}", "-pk")
 
 
 def _newest_first(queryset: QuerySet, field: str) -> QuerySet:
@@ -120,12 +155,14 @@ def _dated(queryset: QuerySet, field: str, filters: Filters) -> QuerySet:
 
 
 def search_posts(terms: list[str], filters: Filters, *, offset: int, limit: int) -> list[Hit]:
-    posts = _dated(Post.objects.select_related("author"), "posted_at", filters)
+    posts = _dated(Post.objects.all(), "posted_at", filters)
     if filters.author:
         posts = posts.filter(author__username=filters.author, anonymous=False)
     if filters.dynasty is not None:
         posts = posts.filter(dynasty__number=filters.dynasty)
-    posts = _newest_first(_matching(posts, ["title", "body"], terms), "posted_at")[offset : offset + limit]
+    posts = _newest_matching(
+        posts, ["title", "body"], terms, "posted_at", related=("author",), offset=offset, limit=limit
+    )
     return [
         Hit(
             title=p.title,
@@ -139,12 +176,12 @@ def search_posts(terms: list[str], filters: Filters, *, offset: int, limit: int)
 
 
 def search_comments(terms: list[str], filters: Filters, *, offset: int, limit: int) -> list[Hit]:
-    comments = _dated(Comment.objects.select_related("author", "post"), "at", filters)
+    comments = _dated(Comment.objects.all(), "at", filters)
     if filters.author:
         comments = comments.filter(author__username=filters.author)
     if filters.dynasty is not None:
         comments = comments.filter(post__dynasty__number=filters.dynasty)
-    comments = _newest_first(_matching(comments, ["text"], terms), "at")[offset : offset + limit]
+    comments = _newest_matching(comments, ["text"], terms, "at", related=("author", "post"), offset=offset, limit=limit)
     return [
         Hit(
             title=f"On “{c.post.title}”",
