@@ -1,4 +1,7 @@
-"""The game on a phone (390×844): a compact summary in the first screen, and no page wider than the screen."""
+"""The game on a phone (390×844): a compact summary in the first screen, and no page wider than the screen.
+
+Run once per suite, on SQLite, as the accessibility checks are: how wide a page is does not depend on the
+database. The journeys that vote and enact in the browser run on both."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from blognomic.moving.demo import DEMO_PASSWORD, build_demo
+from tests.main_pages import run_once_per_suite
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -38,6 +42,7 @@ def summary_in_first_screen(page) -> None:
 
 @pytest.fixture
 def phone(browser, live_server):
+    run_once_per_suite()
     build_demo(now=timezone.now())
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
@@ -98,6 +103,7 @@ NARROW = {"width": 375, "height": 667}
 
 @pytest.fixture
 def narrow(browser, live_server):
+    run_once_per_suite()
     build_demo(now=timezone.now())
     context = browser.new_context(viewport=NARROW)
     page = context.new_page()
