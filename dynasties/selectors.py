@@ -7,6 +7,7 @@ from datetime import datetime
 
 from django.db.models import Exists, Func, OuterRef, Q, QuerySet, Subquery
 
+from dynasties.compiled import CompiledForMoment
 from dynasties.models import Absence, User
 
 
@@ -64,9 +65,18 @@ def _current(moment: datetime, *, idle: bool) -> QuerySet[User]:
     )
 
 
+def _active_counting_idle(moment: datetime) -> QuerySet[User]:
+    """The active players at ``moment`` by name, each carrying the number of idle ones (``idle_count``)."""
+    idle_count = Subquery(_current(moment, idle=True).order_by().values(n=Func("pk", function="COUNT"))[:1])
+    return _current(moment, idle=False).annotate(idle_count=idle_count).order_by("username")
+
+
+# Every page asks for the roster: its query is compiled once, not built again for each moment.
+_active_counting_idle_compiled = CompiledForMoment(_active_counting_idle)
+
+
 def roster_at(moment: datetime) -> Roster:
     """The players at ``moment``: the active ones, each with the number of idle ones, in one query."""
-    idle_count = Subquery(_current(moment, idle=True).order_by().values(n=Func("pk", function="COUNT"))[:1])
-    active = list(_current(moment, idle=False).annotate(idle_count=idle_count).order_by("username"))
+    active = list(_active_counting_idle_compiled(moment))
     # With no one active there is no row to carry the count; it is counted when asked for.
     return Roster(moment, active, active[0].idle_count if active else None)
