@@ -6,9 +6,9 @@ HOST   ?= 127.0.0.1:8000
 # The PostgreSQL run's database: the one scripts/ensure-test-services.sh prints, unless PG_URL names another.
 PG_URL ?=
 POSTGRES_URL = $(or $(PG_URL),$$(cat .run/pg-url))
-# Processes per run of the suite: 0 (the default) is pytest in one process; N spreads each run over N (pytest-xdist).
-# Tests that share an expensive module fixture carry one xdist_group, so one worker makes it once. On two CPUs
-# neither N=2 nor the two databases side by side (`make test-side-by-side`) has yet been measured faster.
+# Processes per database's run of the suite: 0 (the default) is pytest in one process; N spreads each run over N
+# (pytest-xdist). Tests that share an expensive module fixture carry one xdist_group, so one worker makes it once.
+# On two CPUs the two databases side by side, one process each, is the fastest measured; N=2 was slower.
 TEST_WORKERS ?= 0
 PYTEST = $(BIN)/python -m pytest $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadgroup)
 
@@ -31,19 +31,15 @@ run: install
 
 # The linter and the formatter's check, the import contract (the layers the README draws), the type checker over the
 # modules pyproject.toml lists and a check that every model change has its migration, then the whole suite on SQLite
-# and then on PostgreSQL; Redis and Chromium tests run in both.
+# and on PostgreSQL side by side, each log under .run/ and both printed when both have ended; Redis and Chromium
+# tests run in both.
 test: $(BIN)/.installed-dev test-services
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 	env -u DATABASE_URL $(BIN)/python manage.py makemigrations --check --dry-run
-	env -u DATABASE_URL $(PYTEST)
-	DATABASE_URL="$(POSTGRES_URL)" $(PYTEST)
-
-# Both databases at once, each over TEST_WORKERS processes (2 unless given), each log under .run/, both printed.
-test-side-by-side: $(BIN)/.installed-dev test-services
-	TEST_WORKERS=$(if $(filter-out 0,$(TEST_WORKERS)),$(TEST_WORKERS),2) PYTHON=$(BIN)/python scripts/test-both-databases.sh "$(POSTGRES_URL)"
+	TEST_WORKERS=$(TEST_WORKERS) PYTHON=$(BIN)/python scripts/test-both-databases.sh "$(POSTGRES_URL)"
 
 # The suite on one database alone.
 test-sqlite: $(BIN)/.installed-dev test-services
@@ -65,4 +61,4 @@ lint: $(BIN)/.installed-dev
 bench: $(BIN)/.installed-dev
 	$(BIN)/python benchmarks/run_all.py
 
-.PHONY: install run test test-side-by-side test-sqlite test-postgres test-services lint bench
+.PHONY: install run test test-sqlite test-postgres test-services lint bench

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the test suite on SQLite and on PostgreSQL at the same time, each spread over TEST_WORKERS processes
-# (pytest-xdist), and fails if either run fails. Each run writes to a log of its own under .run/; when both
+# Runs the test suite on SQLite and on PostgreSQL at the same time, each in one process (TEST_WORKERS=0, the
+# default) or spread over TEST_WORKERS processes (pytest-xdist), and fails if either run fails. Each run writes to a log of its own under .run/; when both
 # have ended, both logs are printed whole, one after the other, so a failure reads as it would alone; each
 # ends with its twenty slowest tests.
 #
@@ -10,23 +10,31 @@ set -uo pipefail
 postgres_url=${1:?the PostgreSQL URL to run on}
 shift
 python=${PYTHON:-.venv/bin/python}
-workers=${TEST_WORKERS:-2}
+workers=${TEST_WORKERS:-0}
+spread=()
+if [ "$workers" != 0 ]; then
+  spread=(-n "$workers" --dist loadgroup)
+fi
 mkdir -p .run
 
 started=$(date +%s)
 run() {  # name, then the environment's DATABASE_URL ("" for SQLite)
   local name=$1 url=$2
   if [ -z "$url" ]; then
-    env -u DATABASE_URL "$python" -m pytest -n "$workers" --dist loadgroup --durations=20 "${@:3}" > ".run/test-$name.log" 2>&1
+    env -u DATABASE_URL "$python" -m pytest "${spread[@]}" --durations=20 "${@:3}" > ".run/test-$name.log" 2>&1
   else
-    DATABASE_URL=$url "$python" -m pytest -n "$workers" --dist loadgroup --durations=20 "${@:3}" > ".run/test-$name.log" 2>&1
+    DATABASE_URL=$url "$python" -m pytest "${spread[@]}" --durations=20 "${@:3}" > ".run/test-$name.log" 2>&1
   fi
   local status=$?
   echo "[test] $name: exit $status after $(($(date +%s) - started)) s (.run/test-$name.log)"
   return $status
 }
 
-echo "[test] SQLite and PostgreSQL side by side, $workers workers each"
+if [ "$workers" = 0 ]; then
+  echo "[test] SQLite and PostgreSQL side by side, each in one process"
+else
+  echo "[test] SQLite and PostgreSQL side by side, $workers workers each"
+fi
 run sqlite "" "$@" &
 sqlite=$!
 run postgres "$postgres_url" "$@" &
