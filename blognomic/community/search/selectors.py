@@ -102,9 +102,7 @@ def _newest_matching(
 
 def _newest_first(queryset: QuerySet, field: str) -> QuerySet:
     """Matches newest first, ordered by an expression no index holds, so that PostgreSQL finds them through the
-    full-text index and sorts them (see ``matches_through_the_index``); elsewhere by the column itself."""
-    if connection.vendor != "postgresql":
-        return queryset.order_by(f"-{field}", "-pk")
+    full-text index and sorts them (see ``matches_through_the_index``)."""
     unindexed = ExpressionWrapper(F(field) + Value(timedelta(0)), output_field=DateTimeField())
     return queryset.order_by(unindexed.desc(), "-pk")
 
