@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from blognomic.community.stats.selectors import cached_statistics
+from blognomic.community.stats.selectors import warm
 from blognomic.community.stats.tasks import count_statistics  # noqa: F401  (registered with the worker here)
 from blognomic.flows.roster.jobs import idle_candidates_report
 from blognomic.models import Heartbeat
@@ -28,8 +28,9 @@ def heartbeat() -> int:
 def warm_statistics() -> str:
     """Work out the statistics once the game has changed, before a reader asks for them: over a large archive
     the aggregates take seconds (3.6 s at ten times the real history), which the first reader of /stats/
-    after each post, comment or resolution would otherwise wait for. Returns the version now cached."""
-    return cached_statistics(timezone.now()).version
+    after each post, comment or resolution would otherwise wait for; not while a count is queued, running or
+    resting after the last. Returns the version of the figures cached."""
+    return warm(timezone.now())
 
 
 @shared_task

@@ -329,9 +329,11 @@ class WorkerElsewhere:
     def delay(self) -> None:
         self.queued += 1
 
-    def run(self, moment) -> str:
+    def run(self, moment, *, took: float = 0.0) -> str:
+        """The queued count, run at ``moment`` and taking ``took`` seconds by the worker's own clock."""
+        readings = iter((0.0, took))
         with time_machine.travel(moment, tick=False):
-            return selectors.count_afresh()
+            return selectors.count_afresh(rest=True, clock=lambda: next(readings))
 
 
 @pytest.fixture
@@ -421,3 +423,66 @@ def test_without_a_worker_the_count_runs_at_once_and_the_page_is_never_behind(cl
     assert "0 enacted" in read(client, later + timedelta(minutes=3)), "and the next count may be queued"
     matter_reopen(post=game["b"], admin=game["players"]["P02"], reason="Miscounted.", now=later + timedelta(minutes=4))
     assert "Figures as of" not in read(client, later + timedelta(minutes=5)) and len(aggregations) == 3
+
+
+def test_a_count_on_a_worker_rests_nine_times_as_long_before_the_next_is_queued(client, game, worker, aggregations):
+    """Finding: with a vote every two seconds at ten times the history, each count (3.3 s) was queued again as soon
+    as it ended, keeping a worker busy with statistics alone. A count that took 2 s rests 18 s: readers meanwhile
+    get its figures, saying when, and queue nothing; the first reader after the rest (and after the page showing
+    figures behind is rendered again) queues the next."""
+    later = game["later"]
+    read(client, later)
+    reopen(game, later + timedelta(minutes=1))
+    read(client, later + timedelta(minutes=2))
+    counted = later + timedelta(minutes=2, seconds=5)
+    worker.run(counted, took=2.0)
+    assert (len(aggregations), worker.queued) == (2, 1)
+    matter_reopen(post=game["b"], admin=game["players"]["P02"], reason="Miscounted.", now=counted)
+    resting = read(client, counted + timedelta(seconds=10))
+    assert "Figures as of" in resting and "0 enacted" in resting
+    assert worker.queued == 1, "resting: nothing queued"
+    assert selectors.RECHECK < timedelta(seconds=16), "the page showing figures behind is stored until then"
+    read(client, counted + timedelta(seconds=26))
+    assert worker.queued == 2, "the rest is over: the next count is queued"
+
+
+def test_beat_counts_neither_while_a_count_rests_nor_twice_for_one_change(game, aggregations):
+    from blognomic.tasks import warm_statistics
+
+    now = game["later"]
+    with time_machine.travel(now, tick=False):
+        first = warm_statistics()
+    WorkerElsewhere().run(now, took=10.0)  # nothing new: served from the cache, but it rests all the same
+    reopen(game, now + timedelta(seconds=30))
+    with time_machine.travel(now + timedelta(seconds=60), tick=False):
+        assert warm_statistics() == first and len(aggregations) == 1, "resting: the last figures stand"
+    with time_machine.travel(now + timedelta(seconds=91), tick=False):
+        assert warm_statistics() != first and len(aggregations) == 2, "rested: counted"
+
+
+def test_a_slow_count_rests_no_longer_than_the_longest_rest(game):
+    now = game["later"]
+    WorkerElsewhere().run(now, took=3600.0)
+    with time_machine.travel(now + selectors.REST_LONGEST - timedelta(seconds=1), tick=False):
+        assert cache_holds(selectors.COUNTING_KEY)
+    with time_machine.travel(now + selectors.REST_LONGEST + timedelta(seconds=1), tick=False):
+        assert not cache_holds(selectors.COUNTING_KEY)
+
+
+def test_a_count_run_in_process_never_rests_but_one_on_a_worker_does(game, monkeypatch):
+    """Without a worker the reader waits for the count, so nothing is saved by resting: the next change is
+    counted for the next reader at once."""
+    from blognomic.community.stats.tasks import count_statistics
+
+    monkeypatch.setattr(selectors, "REST_FACTOR", 10**9)  # any count at all would rest the longest rest
+    with time_machine.travel(game["later"], tick=False):
+        count_statistics.apply()
+        assert not cache_holds(selectors.COUNTING_KEY), "in-process: no rest"
+        count_statistics()  # as a worker runs it
+        assert cache_holds(selectors.COUNTING_KEY), "on a worker: resting"
+
+
+def cache_holds(key: str) -> bool:
+    from django.core.cache import cache
+
+    return cache.get(key) is not None
