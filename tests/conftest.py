@@ -23,6 +23,33 @@ CHROMIUM_ARGS = [
 ]
 
 
+# What pytest-django gives a test that uses the database; a test with none of them (nor the django_db mark) is
+# refused any query, so it runs the same whatever DATABASE_URL names.
+DATABASE_FIXTURES = frozenset(
+    {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback", "live_server"}
+)
+
+
+def uses_database(item: pytest.Item) -> bool:
+    return item.get_closest_marker("django_db") is not None or bool(
+        DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The suite runs once on SQLite and once on PostgreSQL: a test that cannot touch the database (pure rules,
+    parsers, settings, the tools that start their own SQLite site) runs on the SQLite run only, as the browser
+    and checker runs do (``tests.main_pages.run_once_per_suite``)."""
+    from django.db import connection
+
+    if connection.vendor == "sqlite":
+        return
+    once = pytest.mark.skip(reason="uses no database: run on the suite's SQLite run")
+    for item in items:
+        if not uses_database(item):
+            item.add_marker(once)
+
+
 @pytest.fixture(autouse=True)
 def fast_passwords(settings):
     """Password hashing is deliberately slow; tests create many accounts."""
