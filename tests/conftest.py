@@ -74,10 +74,10 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
     Rolled-back rows stay in a table's file as dead rows until a vacuum, and autovacuum is off on the project's
     CI server. An ``ANALYZE`` run inside a test (an archive import runs one) then records, outside any
     transaction, a table with pages and no rows, and the planner multiplies every later size of it by zero:
-    a later test that builds a 50,000-update log ran past 400 s instead of 10. A vacuum of such a table empties its file,
-    so it is planned by its size again. The vacuum waits for no one: it is put off while another transaction
-    is open (a module's shared game, say), since it could then neither see the dead rows as dead nor empty the
-    file."""
+    a later test that builds a 50,000-update log ran past 400 s instead of 10. A vacuum of such a table
+    empties its file, so it is planned by its size again. The vacuum waits for no one: it is put off while
+    another transaction is open (a module's shared game, say), since it could then neither see the dead rows as
+    dead nor empty the file."""
     if nextitem is None and _upkeep["connection"] is not None:
         _upkeep["connection"].close()  # the last test: its teardown drops the test database
     yield
