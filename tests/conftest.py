@@ -93,7 +93,8 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
     if not (due or planned_empty) or upkeep.execute(OTHER_TRANSACTIONS).fetchone()[0]:
         return
     upkeep.execute("VACUUM" if due else f"VACUUM {', '.join(planned_empty)}")
-    _upkeep["vacuumed"] = time.monotonic() if due else _upkeep["vacuumed"]
+    if due:
+        _upkeep["vacuumed"] = time.monotonic()
 
 
 def _upkeep_connection(database: dict):
@@ -101,13 +102,12 @@ def _upkeep_connection(database: dict):
 
     upkeep = _upkeep["connection"]
     if upkeep is None or upkeep.closed or upkeep.info.dbname != database["NAME"]:
+        given = {"user": database["USER"], "password": database["PASSWORD"], "host": database["HOST"]}
         upkeep = _upkeep["connection"] = psycopg.connect(
             dbname=database["NAME"],
-            user=database["USER"],
-            password=database["PASSWORD"],
-            host=database["HOST"],
             port=database["PORT"] or None,
             autocommit=True,
+            **{name: value for name, value in given.items() if value},
         )
     return upkeep
 
