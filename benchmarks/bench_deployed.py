@@ -58,7 +58,6 @@ import http.client
 import logging
 import os
 import re
-import secrets
 import shutil
 import signal
 import statistics
@@ -73,6 +72,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
+from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
@@ -524,8 +524,6 @@ class Writer:
     writes: list[Write] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        # Django takes a 32-character secret as both the cookie and the token (unmasked).
-        self.csrf = secrets.token_hex(16)
         self.stopped = threading.Event()
         self.thread: threading.Thread | None = None
         self.count = 0
@@ -536,8 +534,9 @@ class Writer:
         self.count += 1
         body = urlencode({"text": f"Write {self.count} at {datetime.now(UTC):%H:%M:%S}", "icon": icon})
         headers = {
-            "Cookie": f"{session_cookie}; csrftoken={self.csrf}",
-            "X-CSRFToken": self.csrf,
+            "Cookie": session_cookie,
+            # The CSRF cookie's secret is also a valid token (unmasked).
+            "X-CSRFToken": SimpleCookie(session_cookie)["csrftoken"].value,
             "HX-Request": "true",
             "HX-Target": "matter",
             "Content-Type": "application/x-www-form-urlencoded",
@@ -1313,7 +1312,7 @@ def main() -> None:
                         "/PAGE/",
                         args.seconds,
                         args.concurrency,
-                        "sessionid=…",
+                        "sessionid=…; csrftoken=…",
                         WRK_SCRIPT.relative_to(ROOT),
                     )
                 )

@@ -23,7 +23,8 @@ its figures for fast pages are the client's limit, not the server's.
 Pages: the bare view, the front page, the busiest post, the busiest month's archive, the proposals category,
 the player page of the busiest proposer, the Ruleset, its history, a diff of its last two revisions, the
 GNDT and its log, the feed, the admin panel (as an admin), and the front page and the busiest post as an
-active player (a session cookie made in this process, sent with every request).
+active player (a session cookie made in this process and a CSRF cookie, sent with every request, as a
+browser sends them after its first page).
 
 It prints, per page: requests per second, the ratio to the bare view (bare req/s ÷ page req/s) and the page's
 share of the bare view's throughput, median and 95th-percentile latency, errors (anything but a 200), and the
@@ -37,6 +38,7 @@ are those of this machine under that contention; the ratios are what to compare 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import http.client
 import json
 import os
@@ -379,7 +381,9 @@ def pick_pages(users: dict[str, str] | None = None) -> list[Page]:
 
 
 def session_cookies(pages: list[Page]) -> dict[str, str]:
-    """A session cookie (``name=value``) for each user some page is measured as, made in this process."""
+    """The cookies (``name=value; …``) a logged-in browser sends, for each user some page is measured as: a
+    session made in this process, and the CSRF cookie every page after the first finds set (without it each
+    response would make and set a new one, which no player's browser asks for)."""
     from django.conf import settings
     from django.test import Client
 
@@ -389,8 +393,14 @@ def session_cookies(pages: list[Page]) -> dict[str, str]:
     for name in sorted({page.as_user for page in pages if page.as_user}):
         client = Client()
         client.force_login(User.objects.get(username=name))
-        cookies[name] = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+        session = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+        cookies[name] = f"{session}; {settings.CSRF_COOKIE_NAME}={csrf_secret(name)}"
     return cookies
+
+
+def csrf_secret(name: str) -> str:
+    """A CSRF cookie for ``name``'s browser: Django takes a 32-character secret as both cookie and token."""
+    return hashlib.blake2b(name.encode(), digest_size=16).hexdigest()
 
 
 def count_queries(pages: list[Page]) -> dict[str, int]:

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 
 import redis
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.dispatch import Signal
 
 logger = logging.getLogger(__name__)
@@ -118,6 +118,27 @@ def _connection_class(server) -> type:
     return ServerWatchingSSLConnection if first.strip().startswith("rediss://") else ServerWatchingConnection
 
 
+class ReusedClientCacheClient(RedisCacheClient):
+    """Django's Redis cache client, keeping one client per connection pool.
+
+    Django's makes a new ``redis.Redis`` for every operation, which costs about 60 µs of CPU (most of a cached
+    page's cost beyond Redis's round trip: a player's page takes three operations). A client holds no
+    connection of its own (it borrows one from the pool per command) and may be shared; Django's cache
+    handler gives each thread its own cache object, so this one is never shared across threads anyway.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, redis.Redis] = {}
+
+    def get_client(self, key=None, *, write=False):
+        pool = self._get_connection_pool(write)  # kept for the process's life, so its id stays its own
+        client = self._clients.get(id(pool))
+        if client is None:
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+        return client
+
+
 class SturdyRedisCache(RedisCache):
     """Django's Redis cache, answering as an empty cache while Redis is out (see the module)."""
 
@@ -129,6 +150,7 @@ class SturdyRedisCache(RedisCache):
             **params.get("OPTIONS", {}),
         }
         super().__init__(server, {**params, "OPTIONS": options})
+        self._class = ReusedClientCacheClient
 
     def _guard(
         self, operation: Callable[[], object], *, miss: object, keys: list[str] = (), invalidates: bool = False
