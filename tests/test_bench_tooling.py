@@ -16,6 +16,7 @@ import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from functools import partial
+from http.cookies import SimpleCookie
 from pathlib import Path
 
 import pytest
@@ -172,7 +173,12 @@ def test_every_page_the_benchmark_measures_answers(history, db):
     assert {page.as_user for page in pages} == {None, users["player"], users["admin"]}
     queries = bench_pages.count_queries(pages)  # exits on any answer but 200
     assert all(queries[page.ident] >= 1 for page in pages)
-    assert set(bench_pages.session_cookies(pages)) == {users["player"], users["admin"]}
+    cookies = bench_pages.session_cookies(pages)
+    assert set(cookies) == {users["player"], users["admin"]}
+    # As a browser sends them after its first page: the session, and a CSRF cookie Django takes as it is.
+    for cookie in cookies.values():
+        sent = SimpleCookie(cookie)
+        assert set(sent) == {"sessionid", "csrftoken"} and len(sent["csrftoken"].value) == 32
 
 
 def test_the_micro_benchmarks_run_at_a_tiny_size(db):
@@ -304,7 +310,10 @@ def test_the_writer_posts_votes_and_comments_through_gunicorn(postgres_only, tmp
     now = timezone.now()
     players = make_table(4, start=now - timedelta(days=2))
     proposal = make_proposal(players[1], at=now - timedelta(hours=1), title="Proposal: Busy")
-    cookies = [f"sessionid={Session(player).sessionid}" for player in players[2:4]]
+    cookies = [
+        f"sessionid={Session(player).sessionid}; csrftoken={bench_pages.csrf_secret(player.username)}"
+        for player in players[2:4]
+    ]
     with Gunicorn(workers=1, threads=1, logfile=tmp_path / "gunicorn.log") as server:
         writer = bench_deployed.Writer(server.port, proposal.slug, cookies)
         writes = [writer.post_once(), writer.post_once()]
