@@ -28,6 +28,8 @@ class GameRequest(HttpRequest):
     fragment_only: bool
     # Set by a view that shows the game at a past moment with a sidebar of that moment it made itself (/at/).
     sidebar_then: bool
+    # Set by the site's 403 and 404 pages: the game's name, look and hiatus around a message, no sidebar.
+    error_page: bool
     # The logging middleware's id for the request, sent back in a header and written on every log line.
     request_id: str
 

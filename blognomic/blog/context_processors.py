@@ -24,9 +24,10 @@ def sidebar(request: GameRequest) -> dict[str, object]:
     # Views that already built the state for the same request reuse it.
     state = state_of(request)
     look = state.dynasty.look() if state.dynasty is not None else Theme()
-    if renders_fragment(request):
+    if renders_fragment(request) or getattr(request, "error_page", False):
         # A fragment shows the game's words and look at most; the reader's counts, votes and the recent
         # comments cost five queries it would never show (the tally box is polled every 30 seconds).
+        # An error page shows the same, around its message (``site_answers``).
         return {"state": state, "look": look}
     unread = unread_messages = 0
     if request.user.is_authenticated:

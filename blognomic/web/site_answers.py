@@ -1,5 +1,9 @@
 """The answers every site gives whatever its content: its own 403, 404 and 500 pages, and the favicon
-browsers ask for by name."""
+browsers ask for by name.
+
+The 403 and 404 pages show the game's name, look and hiatus around their message, and no sidebar: anyone can
+ask for any address, and a page that answers "nothing here" should not cost what a page of the game does
+(the sidebar made a 404 cost as much as the front page)."""
 
 from __future__ import annotations
 
@@ -9,14 +13,17 @@ from django.shortcuts import redirect, render
 from django.template import loader
 from django.templatetags.static import static
 
+from votes.requests import GameRequest
+
 NO_PAGE_HERE = "There is no page at this address."
 
 
-def permission_denied(request: HttpRequest, exception=None) -> HttpResponse:
+def permission_denied(request: GameRequest, exception=None) -> HttpResponse:
     """A visitor who is not logged in is asked to log in and comes back; a logged-in account is told why."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     message = str(exception) if exception and str(exception) else "Your account may not use this page."
+    request.error_page = True
     return render(request, "403.html", {"message": message}, status=403)
 
 
@@ -30,7 +37,8 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return redirect(static("favicon.svg"), permanent=True)
 
 
-def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+def page_not_found(request: GameRequest, exception: Exception) -> HttpResponse:
     """The site's 404 page, with the message the view gave (``Http404("No such month.")``) when it gave one."""
     message = exception.args[0] if exception.args and isinstance(exception.args[0], str) else NO_PAGE_HERE
+    request.error_page = True
     return render(request, "404.html", {"message": message, "request_path": request.path}, status=404)
