@@ -1,9 +1,9 @@
 """The answers every site gives whatever its content: its own 403, 404 and 500 pages, and the favicon
 browsers ask for by name.
 
-The 403 and 404 pages show the game's name, look and hiatus around their message, and no sidebar: anyone can
-ask for any address, and a page that answers "nothing here" should not cost what a page of the game does
-(the sidebar made a 404 cost as much as the front page)."""
+The 403 and 404 pages show the game's name, look and hiatus around their message, with no sidebar, summary or
+unread counts: anyone can ask for any address, and a page that answers "nothing here" should not cost what a
+page of the game does (the sidebar made a 404 cost as much as the front page)."""
 
 from __future__ import annotations
 

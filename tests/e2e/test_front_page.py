@@ -35,4 +35,11 @@ def test_a_player_reads_the_toteboards_and_previews_a_comment(browser, live_serv
     expect(page.locator("#comment-preview em")).to_have_text("careful")
     expect(page.locator("#comment-preview script")).to_have_count(0)
     page.screenshot(path=os.path.join(screenshots_dir, "comment-preview.png"), full_page=True)
+
+    # An address with nothing at it: the game's header and the message, no sidebar.
+    page.goto(f"{live_server.url}/no/such/page/")
+    expect(page.locator("h1")).to_have_text("Not found")
+    expect(page.locator(".site-header")).to_be_visible()
+    expect(page.locator(".sidebar")).to_have_count(0)
+    page.screenshot(path=os.path.join(screenshots_dir, "not-found.png"), full_page=True)
     page.close()
