@@ -100,7 +100,9 @@ def test_every_palette_has_enough_contrast(browser, demo):
         page = context.new_page()
         for path in paths:
             page.goto(demo + path)
-            for palette in PALETTES:
+            # The page's own palette was checked, with every other rule, by the admin's axe test above.
+            own = page.evaluate("() => document.documentElement.dataset.palette")
+            for palette in [name for name in PALETTES if name != own]:
                 # The palette is the <html> element's data-palette, as a dynasty's Ascension Address sets it.
                 page.evaluate("(name) => document.documentElement.dataset.palette = name", palette)
                 for violation in axe_violations(page, ["color-contrast"]):
