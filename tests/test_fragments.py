@@ -8,7 +8,9 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from tests.factories import PASSWORD, make_proposal, vote
 from tests.gndt.builders import make_gndt
@@ -56,3 +58,17 @@ def test_a_whole_page_still_has_its_sidebar_and_header(proposal):
     client.get("/")  # the reader's own notices and messages are counted on whole pages
     page = client.get(proposal.get_absolute_url()).content.decode()
     assert "Recent comments" in page and 'id="messages-link"' in page and 'class="tally-box"' in page
+
+
+def test_a_vote_sent_in_place_reads_the_game_once(proposal):
+    """Finding: "An htmx vote builds the game state twice": once to check the vote under the post's lock, once
+    more to show it. The matter block it answers with is the game as the vote was checked against."""
+    client = player()
+    with CaptureQueriesContext(connection) as queries:
+        page = client.post(
+            f"{proposal.get_absolute_url()}comment/", {"icon": "for", "text": ""}, HTTP_HX_REQUEST="true"
+        ).content.decode()
+    rosters = [query for query in queries.captured_queries if 'FROM "dynasties_absence"' in query["sql"]]
+    assert len(rosters) == 1, [query["sql"][:120] for query in rosters]
+    assert '<td class="voters-for"><bdi>P03</bdi>, <bdi>P04</bdi>, <bdi>P05</bdi></td>' in page
+    assert '<div id="awaiting-vote" data-hx-swap-oob="delete">' in page  # nothing awaits the reader's vote now

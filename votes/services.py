@@ -14,6 +14,7 @@ is refused.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
@@ -28,7 +29,7 @@ from votes.judging import judge_matter, oldest_pending_id, resolution_options
 from votes.matter_kind_services import effects_in_force, electorate_for_post, resolution_facts
 from votes.models import MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Resolution, Status
 from votes.resolution_steps import EnactmentRefused, Resolving
-from votes.state import game_state
+from votes.state import GameState, game_state
 
 
 class VoteError(Exception):
@@ -129,6 +130,27 @@ def comment_add(
     now: datetime | None = None,
 ) -> Comment:
     """Add a comment, with at most one voting icon, to ``post``; ``now`` None means the clock, read under the lock."""
+    return comment_added(post=post, author=author, text=text, icon=icon, trivial=trivial, now=now).comment
+
+
+@dataclass(frozen=True)
+class CommentAdded:
+    comment: Comment
+    # The game as the vote was checked against it, under the post's lock; None for a comment without a vote.
+    state: GameState | None
+
+
+def comment_added(
+    *,
+    post: Post,
+    author: User,
+    text: str = "",
+    icon: str | None = None,
+    trivial: bool = False,
+    now: datetime | None = None,
+) -> CommentAdded:
+    """``comment_add``, also giving back the game state a vote was checked against: the page that shows the
+    vote at once (an htmx vote) need not build it a second time (its roster is the largest query of a page)."""
     icon = icon or None
     text = text or ""
     if icon is None and not text.strip():
@@ -148,16 +170,18 @@ def comment_add(
             raise VoteError(_closed_message(post, last, what=what))
         if last is not None and last.at > now:
             raise VoteError(REOPENED_SINCE.format(title=post.title, when=utc_stamp(last.at), what=what))
+        state = None
         if icon is not None:
-            _check_icon(post=post, author=author, icon=icon, trivial=trivial, now=now)
+            state = _check_icon(post=post, author=author, icon=icon, trivial=trivial, now=now)
         elif trivial:
             raise VoteError(TRIVIAL_ONLY_FOR)
         comment = Comment.objects.create(post=post, author=author, at=now, icon=icon, trivial=trivial, text=text)
         after_commit(fair_play_check_comment, comment=comment, now=now)
-        return comment
+        return CommentAdded(comment, state)
 
 
-def _check_icon(*, post: Post, author: User, icon: str, trivial: bool, now: datetime) -> None:
+def _check_icon(*, post: Post, author: User, icon: str, trivial: bool, now: datetime) -> GameState:
+    """Refuses a vote the rules do not allow; gives back the game state it was checked against."""
     state = game_state(now)
     if not post.is_votable:
         raise VoteError(ICON_ON_UNVOTABLE)
@@ -181,6 +205,7 @@ def _check_icon(*, post: Post, author: User, icon: str, trivial: bool, now: date
         )
         if not verdict.allowed:
             raise VoteError(verdict.message)
+    return state
 
 
 def _check_kind_icon(*, post: Post, author: User, icon: str, state, now: datetime) -> None:

@@ -23,13 +23,13 @@ from votes.requests import GameRequest, SignedInRequest, admin_of
 from votes.selectors import enacted_awaiting_ruleset
 from votes.services import (
     VoteError,
-    comment_add,
+    comment_added,
     dov_emperor_decide,
     matter_mark_carried_out,
     matter_reopen,
     matter_resolve,
 )
-from votes.state import game_state
+from votes.state import GameState, game_state
 
 NO_SUCH_POST = "There is no post at that address; nothing was saved."
 
@@ -40,11 +40,18 @@ def _post_or_404(slug: str) -> Post:
 
 
 def _render_matter(
-    request: GameRequest, post: Post, *, form: CommentForm, error: str = "", status: int = 200
+    request: GameRequest,
+    post: Post,
+    *,
+    form: CommentForm,
+    error: str = "",
+    status: int = 200,
+    state: GameState | None = None,
 ) -> HttpResponse:
-    """The post page, or just its matter block (tally box, comments, form) for an htmx request."""
-    now = timezone.now()
-    request.game_state = game_state(now)
+    """The post page, or just its matter block (tally box, comments, form) for an htmx request; ``state`` is
+    the game a vote just made was checked against, shown as of that moment rather than built again."""
+    now = state.now if state is not None else timezone.now()
+    request.game_state = state if state is not None else game_state(now)
     post = _post_or_404(post.slug)
     view = matter_view(post, state=request.game_state, now=now, viewer=request.user)
     context = {"post": post, "matter": view, "form": form, "error": error}
@@ -71,7 +78,7 @@ def comment_create(request: GameRequest, slug: str) -> HttpResponse:
         error = " ".join(str(e) for errors in form.errors.values() for e in errors)
         return _render_matter(request, post, form=form, error=error, status=200 if request.htmx else 400)
     try:
-        comment_add(
+        added = comment_added(
             post=post,
             author=request.user,
             text=form.cleaned_data["text"],
@@ -81,7 +88,7 @@ def comment_create(request: GameRequest, slug: str) -> HttpResponse:
     except VoteError as error:
         return _render_matter(request, post, form=form, error=str(error), status=200 if request.htmx else 400)
     if request.htmx:
-        return _render_matter(request, post, form=CommentForm())
+        return _render_matter(request, post, form=CommentForm(), state=added.state)
     messages.success(request, "Your comment was posted.")
     return redirect(post.get_absolute_url() + "#comments")
 
