@@ -35,7 +35,7 @@ def test_an_error_page_shows_the_game_and_its_message_without_the_sidebar(player
     assert response.status_code == status
     assert f"<h1>{heading}</h1>" in html and "Nomic of the Marsh" in html and 'class="site-header"' in html
     assert 'class="sidebar"' not in html and 'id="game-summary"' not in html
-    # The session, the user, the game's state (game, dynasty, pending, hiatus, roster): no counts, no comments.
+    # The session, the user, the game's state (game, dynasty, pending, rule changes, roster): no counts, no comments.
     assert "notification" not in " ".join(query["sql"] for query in queries.captured_queries).lower()
 
 
