@@ -185,8 +185,9 @@ if REDIS_URL:
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
     # Every request of a logged-in player reads the session: from Redis, written through to the database so a
-    # restarted Redis logs no one out. Without Redis the database alone, which every worker shares.
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    # restarted Redis logs no one out (Django's cached_db, whose cached copy the page cache reads in the same
+    # round trip as the content version). Without Redis the database alone, which every worker shares.
+    SESSION_ENGINE = "blognomic.web.sessions"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://"

@@ -13,10 +13,15 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import constants
 from django.contrib.messages.storage.base import Message
 from django.contrib.messages.storage.cookie import MessageEncoder
+from django.core.cache import cache, caches
+from django.db import connection
 from django.test import Client, RequestFactory
+from django.test.utils import CaptureQueriesContext
 
 from blognomic.flows.roster.services import player_idle
+from blognomic.web.freshness import bump_reader_version
 from blognomic.web.page_cache import page_key, placeholder
+from blognomic.web.sessions import SessionStore
 from gndt.models import Column
 from ruleset.services import revision_add, ruleset_import_plaintext
 from tests.factories import PASSWORD, make_proposal, vote
@@ -76,6 +81,84 @@ def test_a_page_read_twice_is_served_from_the_cache(game, proposal, django_asser
         assert shows_for_votes(text_of(visitor.get("/")), 2)
     with django_assert_num_queries(1):  # the session, to know who is reading; the account is not loaded
         assert shows_for_votes(text_of(player.get(proposal.get_absolute_url())), 2)
+
+
+class CacheCalls:
+    """Every call this thread makes to the default cache, by operation (a round trip to Redis each). The local
+    memory cache's ``get_many`` calls its own ``get``: only the outermost call counts."""
+
+    OPERATIONS = ("get", "get_many", "set", "set_many", "add", "delete", "delete_many", "incr", "touch", "has_key")
+
+    def __init__(self, monkeypatch):
+        self.calls: list[str] = []
+        self._depth = 0
+        backend = caches["default"]
+        for name in self.OPERATIONS:
+            monkeypatch.setattr(backend, name, self._counted(name, getattr(backend, name)))
+
+    def _counted(self, name, operation):
+        def counted(*args, **kwargs):
+            if not self._depth:
+                self.calls.append(name)
+            self._depth += 1
+            try:
+                return operation(*args, **kwargs)
+            finally:
+                self._depth -= 1
+
+        return counted
+
+
+@pytest.fixture
+def cached_sessions(settings):
+    """As deployed with Redis: the content version and the sessions' copies in the cache. Its tests commit
+    their writes, as the site does: the version in the cache moves only when a transaction commits."""
+    settings.CONTENT_VERSION_STORE = "cache"
+    settings.SESSION_ENGINE = "blognomic.web.sessions"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_players_cached_page_reads_the_cache_twice_and_the_database_never(
+    game, proposal, cached_sessions, monkeypatch, django_assert_num_queries
+):
+    """Their session is read beside the content version, and their own version beside the page: two round
+    trips to Redis, as for a visitor (it was three)."""
+    visitor, player = Client(), logged_in(game.players[4].username)
+    for client in (visitor, player):
+        client.get(proposal.get_absolute_url())
+    for client, name in ((visitor, None), (player, game.players[4].username)):
+        calls = CacheCalls(monkeypatch)
+        with django_assert_num_queries(0):
+            response = client.get(proposal.get_absolute_url())
+        assert shows_for_votes(text_of(response), 2)
+        assert name is None or signed_in_as(name, response)
+        assert calls.calls == ["get_many", "get_many"], name
+        monkeypatch.undo()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_players_cached_page_is_rendered_again_once_their_own_version_moves(game, proposal, cached_sessions):
+    """The reader's own version is kept in their page, not in its key: a page from before their read markers
+    moved is not served again, and the one rendered after is."""
+    player = logged_in(game.players[4].username)
+    player.get("/")
+    assert "X-Page-Cache" not in player.get("/")
+    bump_reader_version(game.players[4].pk)
+    with CaptureQueriesContext(connection) as rendering:
+        assert signed_in_as(game.players[4].username, player.get("/"))
+    assert len(rendering.captured_queries) > 1, "the page was rendered again"
+    with CaptureQueriesContext(connection) as served:
+        assert signed_in_as(game.players[4].username, player.get("/"))
+    assert len(served.captured_queries) == 0, "and then served from the cache"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_session_not_in_the_cache_is_read_from_the_database(game, proposal, cached_sessions):
+    """The cache lost the session's copy (evicted, Redis restarted): the player is still who they are."""
+    player = logged_in(game.players[4].username)
+    player.get("/")
+    cache.delete(SessionStore(player.session.session_key).cache_key)
+    assert signed_in_as(game.players[4].username, player.get("/"))
 
 
 @pytest.mark.parametrize("reader", ["visitor", "player"])

@@ -114,5 +114,5 @@ def test_redis_url_switches_broker_cache_and_sessions():
         "redis://127.0.0.1:6379/3",
         "False",
         "blognomic.web.sturdy_cache.SturdyRedisCache",
-        "django.contrib.sessions.backends.cached_db",
+        "blognomic.web.sessions",
     ]

@@ -35,8 +35,9 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -140,7 +141,7 @@ def current_version() -> int | str:
     if name == "memory":
         return _memory.read()
     if name == "cache":
-        return _from_cache([CACHE_KEY])[0]
+        return _from_cache([CACHE_KEY])[0][0]
     # Plain SQL: it runs on every cached page, and building the query through the ORM cost more than running it.
     with connections["default"].cursor() as cursor:
         cursor.execute(f"SELECT value FROM {VERSION_TABLE} WHERE id = 1")
@@ -156,7 +157,7 @@ def current_versions(reader: int | None) -> tuple[int | str, int | str | None]:
     if name == "memory":
         return _memory.read(), _memory.read_reader(reader)
     if name == "cache":
-        content, own = _from_cache([CACHE_KEY, READER_KEY.format(reader)])
+        (content, own), _ = _from_cache([CACHE_KEY, READER_KEY.format(reader)])
         return content, own
     with connections["default"].cursor() as cursor:
         cursor.execute(
@@ -172,8 +173,35 @@ class VersionUnavailable(Exception):
     """The cache keeps no version now (Redis is out): nothing may be served from it or stored under it."""
 
 
-def _from_cache(keys: list[str]) -> list[int]:
-    values = cache.get_many(keys)
+def version_beside(keys: Sequence[str]) -> tuple[int | str, dict[str, Any]]:
+    """The content version, and what the cache holds under ``keys``: in one round trip where the version is kept
+    in the cache (a cached page reads the reader's session beside it)."""
+    if store_name() == "cache":
+        (content,), found = _from_cache([CACHE_KEY], beside=keys)
+        return content, found
+    return current_version(), cache.get_many(keys) if keys else {}
+
+
+def own_version_beside(reader: int | None, keys: Sequence[str]) -> tuple[int | str | None, dict[str, Any]]:
+    """The reader's own version (None for a visitor), and what the cache holds under ``keys``: in one round trip
+    where the version is kept in the cache (a cached page reads itself beside it)."""
+    name = store_name()
+    if reader is None:
+        return None, cache.get_many(keys) if keys else {}
+    if name == "cache":
+        (own,), found = _from_cache([READER_KEY.format(reader)], beside=keys)
+        return own, found
+    if name == "memory":
+        return _memory.read_reader(reader), cache.get_many(keys) if keys else {}
+    with connections["default"].cursor() as cursor:
+        cursor.execute(f"SELECT value FROM {READER_VERSION_TABLE} WHERE account_id = %s", [reader])
+        row = cursor.fetchone()
+    return (row[0] if row else 0), cache.get_many(keys) if keys else {}
+
+
+def _from_cache(keys: list[str], beside: Sequence[str] = ()) -> tuple[list[int], dict[str, Any]]:
+    """The versions under ``keys``, and whatever the cache holds under the keys ``beside`` them, in one read."""
+    values = cache.get_many([*keys, *beside])
     missing = [key for key in keys if key not in values]
     if missing:
         # A cache that lost a key (restarted, evicted) must not fall back to a number already used.
@@ -182,7 +210,7 @@ def _from_cache(keys: list[str]) -> list[int]:
         values.update(cache.get_many(missing))
     if any(key not in values for key in keys):
         raise VersionUnavailable("The cache holds no content version: is Redis answering?")
-    return [int(values[key]) for key in keys]
+    return [int(values[key]) for key in keys], {key: values[key] for key in beside if key in values}
 
 
 def _fresh_start() -> int:

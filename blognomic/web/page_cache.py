@@ -6,8 +6,14 @@ A cached page is found under a key made of:
   rendered before a tally, a Ruleset edit, a GNDT update, an idling or a beat job's work is never served after;
 - who is looking: anonymous, or the account as the session names it (its role and its hidden GNDT columns
   follow from it), read from the session alone so that a page served from the cache never loads the account
-  (see ``viewer``), with that account's own version, which their read markers move (their unread counts);
+  (see ``viewer``);
 - the host, the path with its query, and the htmx headers (a fragment is never served for a whole page).
+
+A reader's page also holds the reader's own version it was rendered at, which their read markers move (their
+unread counts), and is served only while that is still their version. Kept in the page rather than in its key,
+it is read in the same round trip as the page; the reader's session is read in the same trip as the content
+version (``blognomic.web.sessions``), so with Redis a cached page costs two round trips, a player's as a
+visitor's.
 
 No page is served past the next moment something it shows changes with time alone: a matter it judged becomes
 enactable or failable, one it lists turns old or stale, an age it shows ("3 hours old", "open 12.4 hours")
@@ -54,7 +60,13 @@ from django.middleware.csrf import get_token
 from django.urls import Resolver404, resolve
 from django.utils import dateformat, timezone
 
-from blognomic.web.freshness import VersionUnavailable, current_version, current_versions, version_lags_writes
+from blognomic.web.freshness import (
+    VersionUnavailable,
+    current_version,
+    own_version_beside,
+    version_beside,
+    version_lags_writes,
+)
 from votes import horizon
 
 # The pages worth caching: read often and the same for every reader of one kind (forms on them carry the
@@ -159,9 +171,11 @@ class CachedPage:
     content: bytes
     valid_until: datetime | None = None
     rendered_at: datetime | None = None
+    # The reader's own version it was rendered at (None for a visitor's page).
+    own_version: int | str | None = None
 
-    def fresh_at(self, now: datetime) -> bool:
-        return self.valid_until is None or now < self.valid_until
+    def fresh_at(self, now: datetime, own_version: int | str | None) -> bool:
+        return own_version == self.own_version and (self.valid_until is None or now < self.valid_until)
 
     def response(self) -> HttpResponse:
         response = HttpResponse(self.content, status=self.status)
@@ -244,10 +258,10 @@ def _page_parts(request: HttpRequest) -> list[str]:
     return parts + [request.META.get(header, "") for header in HTMX_HEADERS]
 
 
-def page_key(request: HttpRequest, version: int | str | None = None, own: int | str | None = None) -> str:
+def page_key(request: HttpRequest, version: int | str | None = None) -> str:
     if version is None:
-        version, own = current_versions(reader(request))
-    parts = [str(version), str(own), *_page_parts(request)]
+        version = current_version()
+    parts = [str(version), *_page_parts(request)]
     return "blognomic:page:" + hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 
@@ -289,36 +303,49 @@ class PageCacheMiddleware:
             not enabled()
             or request.method not in ("GET", "HEAD")
             or page_name(request) not in CACHED_PAGES
-            or holds_message(request)
             or version_lags_writes()
         ):
             return self.get_response(request)
         try:
-            version, own = current_versions(reader(request))
+            version = self._content_version(request)
+            if holds_message(request):
+                return self.get_response(request)
+            key = page_key(request, version)
+            own, found = own_version_beside(reader(request), [key])
         except VersionUnavailable:
             return self.get_response(request)  # rendered from the database, kept nowhere
         setattr(request, VERSION_ATTRIBUTE, version)
-        key = page_key(request, version, own)
         now = timezone.now()
-        page = cache.get(key)
-        if page is not None and page.fresh_at(now):
+        page = found.get(key)
+        if page is not None and page.fresh_at(now, own):
             return self._for_reader(request, page.response(), now)
         if request.method != "GET":
-            return self._render(request, key)
+            return self._render(request, key, own)
         lock = rendering_key(key)
         if not cache.add(lock, 1, timeout=RENDER_LOCK_SECONDS):
             # Another request is rendering this page: take what it stores rather than render it again.
-            served = self._stale_for_visitor(request, key, now) or self._when_rendered(request, key, lock)
+            served = self._stale_for_visitor(request, key, now) or self._when_rendered(request, key, own, lock)
             if served is not None:
                 return served
             if not cache.add(lock, 1, timeout=RENDER_LOCK_SECONDS):
-                return self._render(request, key)
+                return self._render(request, key, own)
         try:
-            return self._render(request, key)
+            return self._render(request, key, own)
         finally:
             cache.delete(lock)
 
-    def _render(self, request: HttpRequest, key: str) -> HttpResponse:
+    @staticmethod
+    def _content_version(request: HttpRequest) -> int | str:
+        """The content version, with the reader's session read in the same round trip where the session store
+        can take it (``blognomic.web.sessions``)."""
+        session = request.session
+        session_key = session.key_to_prime() if hasattr(session, "key_to_prime") else None
+        version, found = version_beside([session_key] if session_key else [])
+        if session_key:
+            session.prime(found.get(session_key))
+        return version
+
+    def _render(self, request: HttpRequest, key: str, own: int | str | None) -> HttpResponse:
         now = timezone.now()
         csrf_asked_before = bool(request.META.get("CSRF_COOKIE_NEEDS_UPDATE"))
         # Load the account now, whatever the page reads: Django checks the session's claim as it loads it, and
@@ -341,7 +368,7 @@ class PageCacheMiddleware:
             # anything that changes with time and that no selector notes.
             longest = now + timedelta(seconds=settings.PAGE_CACHE_SECONDS)
             valid_until = min((moment for moment in moments if moment > now), default=longest)
-            page = CachedPage(response.status_code, headers, response.content, min(valid_until, longest), now)
+            page = CachedPage(response.status_code, headers, response.content, min(valid_until, longest), now, own)
             stored = {key: page}
             if viewer(request) == "anonymous":
                 stored[latest_key(request)] = key
@@ -356,7 +383,7 @@ class PageCacheMiddleware:
         if previous_key is None or previous_key == key:
             return None
         page = cache.get(previous_key)
-        if page is None or page.rendered_at is None or not page.fresh_at(now):
+        if page is None or page.rendered_at is None or not page.fresh_at(now, None):
             return None
         if now - page.rendered_at > timedelta(seconds=STALE_SECONDS):
             return None
@@ -364,7 +391,7 @@ class PageCacheMiddleware:
         response["X-Page-Cache"] = "stale"
         return self._for_reader(request, response, now)
 
-    def _when_rendered(self, request: HttpRequest, key: str, lock: str) -> HttpResponse | None:
+    def _when_rendered(self, request: HttpRequest, key: str, own: int | str | None, lock: str) -> HttpResponse | None:
         """The page another request is rendering, once it is stored; None if that request let go of the page
         without storing it (a response that may not be kept) or held it too long."""
         deadline = time.monotonic() + RENDER_LOCK_SECONDS
@@ -373,7 +400,7 @@ class PageCacheMiddleware:
             time.sleep(next(steps, WAIT_STEPS[-1]))
             found = cache.get_many([key, lock])
             page, now = found.get(key), timezone.now()
-            if page is not None and page.fresh_at(now):
+            if page is not None and page.fresh_at(now, own):
                 return self._for_reader(request, page.response(), now)
             if lock not in found:
                 return None
