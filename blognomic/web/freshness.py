@@ -150,23 +150,8 @@ def current_version() -> int | str:
 
 
 def current_versions(reader: int | None) -> tuple[int | str, int | str | None]:
-    """The content version and the reader's own version (None for a visitor), in one read of the store."""
-    if reader is None:
-        return current_version(), None
-    name = store_name()
-    if name == "memory":
-        return _memory.read(), _memory.read_reader(reader)
-    if name == "cache":
-        (content, own), _ = _from_cache([CACHE_KEY, READER_KEY.format(reader)])
-        return content, own
-    with connections["default"].cursor() as cursor:
-        cursor.execute(
-            f"SELECT (SELECT value FROM {VERSION_TABLE} WHERE id = 1), "
-            f"(SELECT value FROM {READER_VERSION_TABLE} WHERE account_id = %s)",
-            [reader],
-        )
-        content, own = cursor.fetchone()
-    return content or 0, own or 0
+    """The content version and the reader's own version (None for a visitor)."""
+    return current_version(), own_version_beside(reader, [])[0]
 
 
 class VersionUnavailable(Exception):
@@ -179,7 +164,7 @@ def version_beside(keys: Sequence[str]) -> tuple[int | str, dict[str, Any]]:
     if store_name() == "cache":
         (content,), found = _from_cache([CACHE_KEY], beside=keys)
         return content, found
-    return current_version(), cache.get_many(keys) if keys else {}
+    return current_version(), _cached(keys)
 
 
 def own_version_beside(reader: int | None, keys: Sequence[str]) -> tuple[int | str | None, dict[str, Any]]:
@@ -187,16 +172,20 @@ def own_version_beside(reader: int | None, keys: Sequence[str]) -> tuple[int | s
     where the version is kept in the cache (a cached page reads itself beside it)."""
     name = store_name()
     if reader is None:
-        return None, cache.get_many(keys) if keys else {}
+        return None, _cached(keys)
     if name == "cache":
         (own,), found = _from_cache([READER_KEY.format(reader)], beside=keys)
         return own, found
     if name == "memory":
-        return _memory.read_reader(reader), cache.get_many(keys) if keys else {}
+        return _memory.read_reader(reader), _cached(keys)
     with connections["default"].cursor() as cursor:
         cursor.execute(f"SELECT value FROM {READER_VERSION_TABLE} WHERE account_id = %s", [reader])
         row = cursor.fetchone()
-    return (row[0] if row else 0), cache.get_many(keys) if keys else {}
+    return (row[0] if row else 0), _cached(keys)
+
+
+def _cached(keys: Sequence[str]) -> dict[str, Any]:
+    return cache.get_many(keys) if keys else {}
 
 
 def _from_cache(keys: list[str], beside: Sequence[str] = ()) -> tuple[list[int], dict[str, Any]]:
