@@ -15,7 +15,7 @@ from functools import lru_cache
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, Func, OuterRef, Q, Subquery
 from django.db.models.functions import Lower
 from django.urls import get_script_prefix, reverse
 from django.utils.deconstruct import deconstructible
@@ -227,11 +227,16 @@ class DynastyQuerySet(models.QuerySet):
         for dynasty in dynasties:
             if dynasty.emperor_id is not None:
                 seen[dynasty.emperor_id] = seen.get(dynasty.emperor_id, 0) + 1
-                dynasty._nth = seen[dynasty.emperor_id]
+                dynasty.emperor_ordinal = seen[dynasty.emperor_id]
         return dynasties
 
+    def with_ordinal(self) -> DynastyQuerySet:
+        """Each dynasty with ``emperor_ordinal``, counted in the same query: every page names the current one."""
+        earlier = Dynasty.objects.filter(emperor_id=OuterRef("emperor_id"), number__lte=OuterRef("number"))
+        return self.annotate(emperor_ordinal=Subquery(earlier.order_by().values(n=Func("pk", function="COUNT"))[:1]))
+
     def current(self) -> Dynasty | None:
-        return self.filter(ended_at__isnull=True).order_by("-number").select_related("emperor").first()
+        return self.filter(ended_at__isnull=True).order_by("-number").select_related("emperor").with_ordinal().first()
 
     def at(self, moment: datetime) -> Dynasty | None:
         """The dynasty that was running at ``moment`` (begun by then, not yet ended), with its Emperor."""
@@ -239,6 +244,7 @@ class DynastyQuerySet(models.QuerySet):
             self.filter(started_at__lte=moment)
             .filter(models.Q(ended_at__isnull=True) | models.Q(ended_at__gt=moment))
             .select_related("emperor")
+            .with_ordinal()
             .order_by("-started_at", "-number")
             .first()
         )
@@ -334,9 +340,9 @@ class Dynasty(models.Model):
     def name(self) -> str:
         if self.emperor_id is None:
             return f"Metadynasty {self.number}"
-        # A list of dynasties sets _nth for all of them at once (with_ordinals) to avoid a query each.
+        # The current dynasty, and a list of them, come with it (with_ordinal, with_ordinals): no query each.
         nth = (
-            getattr(self, "_nth", None)
+            getattr(self, "emperor_ordinal", None)
             or Dynasty.objects.filter(emperor_id=self.emperor_id, number__lte=self.number).count()
         )
         return f"The {ordinal_word(nth)} Dynasty of {self.emperor}"

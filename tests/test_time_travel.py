@@ -20,11 +20,11 @@ from votes.services import matter_resolve
 
 pytestmark = pytest.mark.django_db
 
-# For a visitor: the layout's game state now, and for the moment its dynasty, roster (the active players,
-# then the idle ones it names), pending matters, their votes then, the game's profile, the Ruleset page, its
-# revision then, the rules' blame (two), the GNDT then (columns, rows, cells, later changes), and for the
-# sidebar then the latest comments and the game variables then.
-AT_QUERIES = 24
+# For a visitor: the layout's game state now, and for the moment its dynasty (with its ordinal), roster (the
+# active players, then the idle ones it names), pending matters, their votes then, the game's profile, the
+# Ruleset page, its revision then, the rules' blame (two), the GNDT then (columns, rows, cells, later changes),
+# and for the sidebar then the latest comments and the game variables then.
+AT_QUERIES = 22
 RULESET = "== Core Rules ==\n=== Lanterns ===\nEach Player carries a lantern.\n"
 
 
