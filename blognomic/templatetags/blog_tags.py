@@ -32,7 +32,7 @@ def vote_icon(icon: str) -> str:
 
 @lru_cache(maxsize=64)
 def _vote_icon_html(icon: str) -> str:
-    """Made once per icon: finding a file's hashed name in the static manifest was a tenth of a busy post."""
+    """Made once per icon: finding its hashed name in the static manifest was a tenth of a busy post's calls."""
     return format_html(
         '<img class="vote-icon" src="{}" alt="{}" width="16" height="16">', static(f"img/vote/{icon}.svg"), icon.upper()
     )
