@@ -370,10 +370,12 @@ class ShownStatistics:
     current: bool  # False: the last figures worked out, while a count of the newest changes runs
 
 
-def shown_statistics(now: datetime, *, queue_count: Callable[[], object]) -> ShownStatistics:
+def shown_statistics(
+    now: datetime, *, queue_count: Callable[[], object], version: str | None = None
+) -> ShownStatistics:
     """What the statistics pages show at ``now``; ``queue_count`` starts ``count_afresh`` on a worker (or, with
-    tasks run in-process, at once)."""
-    version = stats_version(now)
+    tasks run in-process, at once). ``version``: ``stats_version(now)``, when the caller has it."""
+    version = version or stats_version(now)
     found = cache.get(DATA_KEY.format(version=version))
     if found is not None:
         return ShownStatistics(found, current=True)
