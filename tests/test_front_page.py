@@ -7,8 +7,10 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.test import override_settings
 from django.urls import reverse
 
+from blognomic.templatetags.blog_tags import vote_icon
 from tests.factories import PASSWORD, make_proposal, make_table, vote
 from votes.services import comment_add
 
@@ -159,10 +161,6 @@ def test_a_matter_pending_over_48_hours_says_so_in_words_beside_its_red_title(cl
 def test_a_vote_icon_follows_the_static_files_address_when_it_changes():
     """Each icon's image is made once and kept, and made again when the static files move (a test's settings,
     or the manifest's hashed names)."""
-    from django.test import override_settings
-
-    from blognomic.templatetags.blog_tags import vote_icon
-
     assert 'src="/static/img/vote/for.svg"' in vote_icon("for")
     with override_settings(STATIC_URL="/assets/"):
         assert 'src="/assets/img/vote/for.svg" alt="FOR"' in vote_icon("for")

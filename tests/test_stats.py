@@ -149,7 +149,6 @@ def test_the_version_changes_with_a_post_a_comment_and_a_reopening(game):
 def test_the_pages_version_is_kept_until_the_content_or_the_day_changes(client, game):
     """The page counts the version once per content version and day: a comment changes it at once, and so
     does midnight with no write (the current dynasty grew a day), well within the hour it is kept for."""
-    import re
 
     def shown_version() -> str:
         html = client.get(reverse("stats")).content.decode()
