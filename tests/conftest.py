@@ -1,4 +1,4 @@
-"""Shared fixtures: eager Celery, a game with players built through the real services, a browser."""
+"""Shared fixtures: eager Celery, a game with players built through the real services, a browser, the site's sweep."""
 
 from __future__ import annotations
 
@@ -8,6 +8,10 @@ from datetime import UTC, datetime
 
 import pytest
 from django.db.backends.signals import connection_created
+
+from dynasties import outbound
+from tests.isolation import resolve_offline, run_tasks_in_process
+from tests.site_sweep import site_sweep  # noqa: F401  (one sweep of the site for the whole session)
 
 # Playwright's sync API runs an event loop in the test thread; Django must still allow ORM calls there.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -137,10 +141,7 @@ def fast_passwords(settings):
 
 @pytest.fixture(autouse=True)
 def eager_celery(settings):
-    """Tasks run in-process in tests even when REDIS_URL is set (the worker test starts its own)."""
-    from blognomic.celery import app
-
-    app.conf.update(task_always_eager=True, task_eager_propagates=True)
+    run_tasks_in_process()
     yield
 
 
@@ -159,24 +160,9 @@ def fresh_page_cache(settings):
     yield
 
 
-# What the test resolver answers for names under example.org, example.com and example.net: a public address
-# no test connects to. Other names are not found.
-PUBLIC_TEST_ADDRESS = "93.184.215.14"
-
-
 @pytest.fixture(autouse=True)
 def no_real_dns(monkeypatch):
-    """Webhook addresses are resolved by this table, never by the network, so no test needs the internet."""
-    import ipaddress
-
-    from dynasties import outbound
-
-    def resolve(host: str, port: int) -> list:
-        if host.rstrip(".").endswith(("example.org", "example.com", "example.net")):
-            return [ipaddress.ip_address(PUBLIC_TEST_ADDRESS)]
-        return []
-
-    monkeypatch.setattr(outbound, "resolve", resolve)
+    monkeypatch.setattr(outbound, "resolve", resolve_offline)
 
 
 @pytest.fixture

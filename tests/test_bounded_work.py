@@ -43,7 +43,7 @@ from ruleset.models import RULESET_SLUG, Page
 from ruleset.services import MAX_PAGE_BYTES
 from tests import machine_speed
 from tests.permissions import game_with_clients, read_table, table_key, url_patterns
-from tests.test_permissions import NOT_GAME_TABLES, WRITE
+from tests.site_sweep import NOT_GAME_TABLES, WRITE
 from votes.models import MAX_BODY_BYTES
 
 SECOND = 1.0

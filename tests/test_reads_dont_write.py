@@ -3,31 +3,20 @@ the content version where it was and writes nothing to the database but the book
 with its reason; and a page rendered for one reader says so to every cache on the way (``Cache-Control:
 private``), while the visitors' pages stay as shareable as they were.
 
-The game, the roles and each URL's arguments are the permission matrix's (``tests/permissions.py``), built
-once for this module; each request is made once, in a savepoint rolled back, and the tests read the answers.
+The requests are the site's one sweep (``tests/site_sweep.py``), made once per process with the permission
+matrix and the secrets canary: every GET it makes (the matrix's, as an htmx fragment, with a bad id, and those
+aimed at the canary's secrets), each in a savepoint rolled back.
 """
 
 from __future__ import annotations
 
-import copy
-import re
-from dataclasses import dataclass
-
 import pytest
-from django.db import connection, transaction
-from django.test import Client, override_settings
-from django.urls import resolve, reverse
 
-from blognomic.community.messaging.selectors import inbox
-from blognomic.web.freshness import current_versions, written_table
-from dynasties.privacy import is_personal_page
 from tests.permissions import ROLES
-from tests.test_permissions import game, requests_to_make  # noqa: F401  (the matrix's module-scoped game)
+from tests.site_sweep import Answer
 
-# Every request is made once per process that runs one of these tests: kept on one worker, once.
-pytestmark = pytest.mark.xdist_group("reads-dont-write")
-
-WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE|TRUNCATE)\b", re.IGNORECASE)
+# The sweep is made once per process that runs one of its tests: kept on one worker, it is made once.
+pytestmark = pytest.mark.xdist_group("site-sweep")
 
 # The only writes a GET may make, by URL name and table, each with its reason. Both record how far the reader
 # has read, and only when something was unread; neither moves the content version (``READ_MARKER_TABLES``).
@@ -44,104 +33,23 @@ SAME_FOR_EVERYONE = {
 }
 
 
-@dataclass(frozen=True)
-class Answer:
-    role: str
-    key: str
-    path: str
-    status: int
-    written: tuple[str, ...]  # the tables written, in order
-    content_moved: bool
-    own_moved: bool
-    had_unread: bool
-    cache_control: str
-    personal: bool  # the view says it is one account's own page
-
-    @property
-    def directives(self) -> set[str]:
-        return {part.strip() for part in self.cache_control.lower().split(",") if part.strip()}
-
-
-def unread_before(key: str, path: str, user) -> bool:
-    """Whether the reader had anything unread that the page would mark read."""
-    if user is None:
-        return False
-    if key == "notifications":
-        return user.notifications.filter(read_at__isnull=True).exists()
-    if key == "message_thread":
-        pk = resolve(path.partition("?")[0]).kwargs["pk"]
-        return any(conversation.unread for conversation in inbox(user) if conversation.pk == pk)
-    return False
-
-
-def request_once(
-    client: Client,
-    path: str,
-    headers: dict,
-    role: str,
-    key: str,
-    user,
-    data: dict | None = None,
-) -> Answer:
-    written: list[str] = []
-
-    def watch(execute, sql, params, many, context):
-        if isinstance(sql, str) and WRITE.match(sql):
-            written.append(written_table(sql) or sql)
-        return execute(sql, params, many, context)
-
-    reader = user.pk if user is not None else None
-    cookies = copy.deepcopy(client.cookies)
-    with transaction.atomic():
-        had_unread = unread_before(key, path, user)
-        content, own = current_versions(reader)
-        with connection.execute_wrapper(watch):
-            response = client.get(path, **headers) if data is None else client.post(path, data, **headers)
-        content_after, own_after = current_versions(reader)
-        transaction.set_rollback(True)
-    client.cookies = cookies
-    return Answer(
-        role=role,
-        key=key,
-        path=path,
-        status=response.status_code,
-        written=tuple(written),
-        content_moved=content_after != content,
-        own_moved=own_after != own,
-        had_unread=had_unread,
-        cache_control=response.get("Cache-Control", ""),
-        personal=is_personal_page(resolve(path.partition("?")[0]).func),
+@pytest.fixture
+def answers(site_sweep) -> tuple[list[Answer], Answer]:
+    """Every GET as every role; and a POST that writes (the active player's notice preferences), to show that
+    the watch sees a write."""
+    gets = [answer for answer in site_sweep.answers if answer.probe.method == "GET"]
+    post = next(
+        answer
+        for answer in site_sweep.answers
+        if (answer.key, answer.probe.method, answer.probe.kind, answer.role)
+        == ("notice_preferences", "POST", "matrix", "active")
     )
-
-
-@pytest.fixture(scope="module")
-def answers(game, django_db_blocker) -> tuple[list[Answer], Answer]:  # noqa: F811
-    """Every GET as every role; and one POST that writes, to show that the watch sees a write."""
-    built, clients = game
-    # In this process's memory, which every statement moves at once even inside the test's transaction (the
-    # suite's own setting is made per test, after this module's fixtures).
-    with override_settings(CONTENT_VERSION_STORE="memory"), django_db_blocker.unblock():
-        gets = [
-            request_once(clients[role], path, headers, role, key, built.users[role])
-            for key, method, path, headers in requests_to_make(built)
-            if method == "GET"
-            for role in ROLES
-        ]
-        post = request_once(
-            clients["active"],
-            reverse("notice_preferences"),
-            {},
-            "active",
-            "notice_preferences",
-            built.users["active"],
-            data=built.data["notice_preferences"],
-        )
     return gets, post
 
 
 def described(found: list[Answer]) -> str:
     return "\n".join(
-        f"GET {a.path} ({a.key}) as {a.role}: {a.status}, wrote {list(a.written)}, Cache-Control {a.cache_control!r}"
+        f"{a.probe.label} ({a.key}) as {a.role}: {a.status}, wrote {list(a.written)}, Cache-Control {a.cache_control!r}"
         for a in found
     )
 

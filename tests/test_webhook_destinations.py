@@ -37,8 +37,8 @@ from dynasties.destinations import (
 from dynasties.models import Webhook, WebhookDelivery
 from dynasties.outbound import CONNECTION_FAILED, NAME_NOT_PUBLIC, REDIRECTED, REFUSED, post_json
 from dynasties.webhooks import webhook_queue, webhooks_deliver
-from tests.conftest import PUBLIC_TEST_ADDRESS
 from tests.factories import PASSWORD, make_table
+from tests.isolation import PUBLIC_TEST_ADDRESS
 
 # The resolver this machine really uses, taken before each test puts the table in its place.
 SYSTEM_RESOLVE = outbound.resolve
