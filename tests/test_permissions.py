@@ -8,7 +8,8 @@ case in one process (``-n 0``).
 
 The requests are the site's one sweep (``tests/site_sweep.py``): every request in a savepoint that is rolled
 back, so all of them see the same game, made once per process with the secrets canary and reads-don't-write.
-Each row of the table (a URL name and a method) is a case of its own, reading that row's answers.
+Each row of the table (a URL name and a method) is a case of its own, reading that row's answers; one row
+run alone still waits for the whole sweep (about two minutes).
 """
 
 from __future__ import annotations
