@@ -307,7 +307,12 @@ class UpdateQuerySet(models.QuerySet):
         changes = CellChange.objects.filter(update=models.OuterRef("pk"))
         seen = models.Exists(changes.visible_to(viewer, dynasty))
         public_subject = Q(column__isnull=True) | Q(column__hidden=False)
-        return self.filter(public_subject & (~models.Exists(changes) | seen) | Q(column__owner_visible=True) & seen)
+        # Most dynasties hide no column, and then every update is visible: asked first, in the same query, this
+        # spares the database the look at every update's changes (5 of a ten-times GNDT log's 6 ms).
+        hides_nothing = ~models.Exists(Column.objects.filter(dynasty=dynasty, hidden=True))
+        return self.filter(
+            hides_nothing | public_subject & (~models.Exists(changes) | seen) | Q(column__owner_visible=True) & seen
+        )
 
     def for_log(self) -> UpdateQuerySet:
         """Updates with what the log shows: who, the action, undo links, and each change's row and column."""

@@ -175,6 +175,23 @@ def test_the_rule_is_one_queryset_method_for_updates_changes_effects_and_runs(se
     assert not Column.objects.filter(dynasty=dynasty).visible_to(player, dynasty).filter(hidden=True).exists()
 
 
+def test_a_dynasty_that_hides_no_column_shows_every_update_and_hiding_one_brings_the_rule_back(secret_game):
+    """The rule asks first whether the dynasty hides any column at all, since most hide none: its answer must be
+    the whole rule's. With every column shown, a player sees every update; with one hidden again, the updates
+    about it are left out, and those about the column still shown stay."""
+    player, dynasty = secret_game.player("P03"), secret_game.dynasty
+    updates = Update.objects.filter(dynasty=dynasty)
+    Column.objects.filter(dynasty=dynasty).update(hidden=False)
+    assert set(updates.visible_to(player, dynasty)) == set(updates)
+    Column.objects.filter(pk=secret_game.curse.pk).update(hidden=True)
+    shown = set(updates.visible_to(player, dynasty))
+    about_the_curse = {u for u in secret_game.secret_updates if "curse" in u.comment.lower()}
+    about_roles = {u for u in secret_game.secret_updates if u.comment == "a quiet night"}
+    assert about_the_curse and about_roles
+    assert not shown & about_the_curse
+    assert about_roles <= shown
+
+
 def test_a_player_cannot_undo_or_probe_an_update_about_a_hidden_column(secret_game):
     """Undoing a secret update through its address answers as if there were no such update."""
     night = next(u for u in secret_game.secret_updates if u.comment == "a quiet night")
