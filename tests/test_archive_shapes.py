@@ -14,7 +14,8 @@ import pytest
 
 from blognomic.moving.archive import ArchiveError, export_archive, import_archive
 from blognomic.moving.archive.shapes import ARCHIVE, LIST, MUST_BE_LIST, MUST_BE_OBJECT, MUST_BE_TEXT, OBJECT, TEXT
-from tests.properties.archives import attempt, exported_game, get, leaves, replaced
+from dynasties.models import User
+from tests.properties.archives import attempt, counts, exported_game, get, leaves, replaced
 
 pytestmark = pytest.mark.django_db
 
@@ -31,6 +32,15 @@ def test_amendments_that_are_true_are_refused_naming_them(archive):
     """The property test's find: ``"amendments": true`` was a ``TypeError`` (a 500 for whoever imports)."""
     error = attempt({**archive, "amendments": True})
     assert error is not None and (error.path, error.message) == ("amendments", MUST_BE_LIST)
+
+
+def test_the_check_that_nothing_was_written_sees_one_row_written(archive):
+    """``attempt`` trusts ``counts`` to see a half-import: one row more in any game table shows."""
+    before = counts()
+    User.objects.create(username="Stray")
+    after = counts()
+    assert after.pop("User") == before.pop("User") + 1
+    assert after == before
 
 
 def containers(archive: dict) -> list[tuple[str, tuple, type]]:

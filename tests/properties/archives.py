@@ -8,7 +8,7 @@ import re
 from datetime import timedelta
 
 from django.apps import apps
-from django.db import transaction
+from django.db import connection, transaction
 
 from blognomic.moving.archive import ArchiveError, export_archive, import_archive
 from ruleset.models import Page
@@ -88,12 +88,19 @@ def _add_personal_parts(game, now) -> None:
 
 
 def counts() -> dict[str, int]:
-    return {
-        model.__name__: model.objects.count()
+    """The rows of every game table, in one query: a test may ask a thousand times, once per damaged archive."""
+    models = [
+        model
         for label in GAME_APPS
         for model in apps.get_app_config(label).get_models()
-        if model.__name__ not in NOT_GAME_STATE
-    }
+        if model.__name__ not in NOT_GAME_STATE and not model._meta.proxy
+    ]
+    quote = connection.ops.quote_name
+    columns = ", ".join(f"(SELECT COUNT(*) FROM {quote(model._meta.db_table)})" for model in models)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns}")
+        row = cursor.fetchone()
+    return {model.__name__: count for model, count in zip(models, row, strict=True)}
 
 
 def leaves(value, path: str = "") -> list[tuple[str, tuple]]:
