@@ -308,21 +308,23 @@ def build_game(now) -> Game:
 
 @contextmanager
 def game_with_clients(django_db_blocker) -> Iterator[tuple[Game, dict[str, Client]]]:
-    """The game built once (for a module), with a client per role logged in as it; rolled back at the end.
-
-    A view's exception is an answer like any other (a 500 in the table is a bug to fix), so the clients return
-    it rather than raising it.
-    """
+    """The game built once (for a module), with a client per role logged in as it; rolled back at the end."""
     fast = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
     with fast, django_db_blocker.unblock(), transaction.atomic():
         built = build_game(timezone.now())
-        clients = {}
-        for role in ROLES:
-            client = Client(
-                REMOTE_ADDR=APPLICANT_ADDRESS if role == "applicant" else "198.51.100.7", raise_request_exception=False
-            )
-            if built.users[role] is not None:
-                client.force_login(built.users[role])
-            clients[role] = client
-        yield built, clients
+        yield built, clients_for(built)
         transaction.set_rollback(True)
+
+
+def clients_for(game: Game) -> dict[str, Client]:
+    """A client per role, logged in as it (the applicant from an address of its own). A view's exception is an
+    answer like any other (a 500 in the table is a bug to fix), so the clients return it rather than raise it."""
+    clients = {}
+    for role in ROLES:
+        client = Client(
+            REMOTE_ADDR=APPLICANT_ADDRESS if role == "applicant" else "198.51.100.7", raise_request_exception=False
+        )
+        if game.users[role] is not None:
+            client.force_login(game.users[role])
+        clients[role] = client
+    return clients

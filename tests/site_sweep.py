@@ -38,7 +38,7 @@ from blognomic.web.freshness import bump_version, current_versions, written_tabl
 from dynasties import outbound
 from dynasties.privacy import is_personal_page
 from tests.isolation import resolve_offline, run_tasks_in_process
-from tests.permissions import APPLICANT_ADDRESS, ROLES, build_game, table_key, url_patterns
+from tests.permissions import ROLES, build_game, clients_for, table_key, url_patterns
 from tests.secrets_canary import HIDDEN_COLUMN, NO_SUCH_COLUMN, Canary, Variant, plant_secrets
 from votes.models import Post
 
@@ -269,18 +269,6 @@ def fetch(client: Client, probe: Probe, role: str, user) -> Fetched:
     return Fetched(answer, text, page)
 
 
-def _clients(built) -> dict[str, Client]:
-    clients = {}
-    for role in ROLES:
-        client = Client(
-            REMOTE_ADDR=APPLICANT_ADDRESS if role == "applicant" else "198.51.100.7", raise_request_exception=False
-        )
-        if built.users[role] is not None:
-            client.force_login(built.users[role])
-        clients[role] = client
-    return clients
-
-
 def _about_cfj(probe: Probe, lowered: str, canary: Canary) -> bool:
     """Whether a response mentions the anonymous CfJ, or its request names it or a candidate author."""
     return (
@@ -336,7 +324,7 @@ def sweep_site() -> Sweep:
         bump_version()
         built = build_game(now)
         canary = plant_secrets(built, now)
-        clients = _clients(built)
+        clients = clients_for(built)
         probes, unfillable = probes_of(built, canary)
         result = Sweep(canary=canary, probes=probes, unfillable=unfillable)
         about_cfj_pages: list[str] = []
