@@ -53,10 +53,13 @@ VOLATILE = [
     (re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*"'), r'\1"'),
     (re.compile(r'("X-CSRFToken": ")[^"]*"'), r'\1"'),
 ]
-WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE|TRUNCATE)\b", re.IGNORECASE)
 # Writes that are not the endpoint's doing, for the permission matrix's "+w": sessions (messages, login) and the
 # login limiter's records.
 NOT_GAME_TABLES = ("django_session", "axes_")
+
+
+def is_game_table(table: str) -> bool:
+    return not table.startswith(NOT_GAME_TABLES)
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ class Answer:
     @property
     def in_table(self) -> str:
         """The answer as the permission table writes it: the status, ``+w`` when it wrote to the game."""
-        wrote = any(not any(table.startswith(other) for other in NOT_GAME_TABLES) for table in self.written)
+        wrote = any(is_game_table(table) for table in self.written)
         return f"{self.status}{'+w' if wrote else ''}"
 
 
@@ -230,8 +233,9 @@ def fetch(client: Client, probe: Probe, role: str, user) -> Fetched:
     written: list[str] = []
 
     def watch(execute, sql, params, many, context):
-        if isinstance(sql, str) and WRITE.match(sql):
-            written.append(written_table(sql) or sql)
+        table = written_table(sql) if isinstance(sql, str) else None
+        if table is not None:
+            written.append(table)
         return execute(sql, params, many, context)
 
     reader = user.pk if user is not None else None

@@ -39,11 +39,12 @@ from django.urls import reverse
 from blognomic.community.commitments.services import MAX_TEXT as MAX_SEALED_TEXT
 from blognomic.community.messaging.services import MAX_BODY as MAX_MESSAGE_BODY
 from blognomic.community.messaging.services import MAX_SUBJECT as MAX_MESSAGE_SUBJECT
+from blognomic.web.freshness import written_table
 from ruleset.models import RULESET_SLUG, Page
 from ruleset.services import MAX_PAGE_BYTES
 from tests import machine_speed
 from tests.permissions import game_with_clients, read_table, table_key, url_patterns
-from tests.site_sweep import NOT_GAME_TABLES, WRITE
+from tests.site_sweep import is_game_table
 from votes.models import MAX_BODY_BYTES
 
 SECOND = 1.0
@@ -135,8 +136,9 @@ def send(client: Client, path: str, data: dict, headers: dict) -> tuple[int, boo
     wrote: list[str] = []
 
     def watch(execute, sql, params, many, context):
-        if WRITE.match(sql) and not any(table in sql for table in NOT_GAME_TABLES):
-            wrote.append(sql)
+        table = written_table(sql) if isinstance(sql, str) else None
+        if table is not None and is_game_table(table):
+            wrote.append(table)
         return execute(sql, params, many, context)
 
     body = urlencode(data, doseq=True)
