@@ -114,12 +114,17 @@ def addresses(every: int) -> list[tuple[str | None, str]]:
 
 
 def render(database_url: str, out: Path, moment: datetime, every: int) -> None:
-    """Each address's status and digest, written to ``out`` as JSON."""
+    """Each address's status and digest in the database ``database_url`` names, written to ``out`` as JSON."""
     os.environ.update(environment(database_url))
     import django
-    import time_machine
 
     django.setup()
+    out.write_text(json.dumps(digests(moment, every)))
+
+
+def digests(moment: datetime, every: int) -> dict[str, list]:
+    """``"who path"``: [status, SHA-256 of the body] for each address, rendered at ``moment``, page cache off."""
+    import time_machine
     from django.test import Client
     from django.test.utils import override_settings
 
@@ -136,7 +141,7 @@ def render(database_url: str, out: Path, moment: datetime, every: int) -> None:
             response = clients[who].get(path)
             body = TOKENS.sub(rb"\1-", response.content)
             results[f"{who or 'visitor'} {path}"] = [response.status_code, hashlib.sha256(body).hexdigest()]
-    out.write_text(json.dumps(results))
+    return results
 
 
 def compare(before: dict, after: dict) -> tuple[int, list[str]]:

@@ -26,6 +26,7 @@ BENCH_DIR = Path(__file__).resolve().parents[1] / "benchmarks"
 sys.path.insert(0, str(BENCH_DIR))
 
 import bench_archive  # noqa: E402 - found through the path set above
+import bench_backup  # noqa: E402
 import bench_deployed  # noqa: E402
 import bench_pages  # noqa: E402
 import bench_votes  # noqa: E402
@@ -179,6 +180,46 @@ def test_every_page_the_benchmark_measures_answers(history, db):
     for cookie in cookies.values():
         sent = SimpleCookie(cookie)
         assert set(sent) == {"sessionid", "csrftoken"} and len(sent["csrftoken"].value) == 32
+
+
+def test_the_restore_drill_sees_an_address_missing_a_status_changed_and_a_byte_changed():
+    """``bench_backup`` compares two renderings of a game: the same pages count as the same, and each kind of
+    difference is named."""
+    before = {"visitor /": [200, "a"], "visitor /players/Bo/": [200, "b"], "visitor /2009/10/": [200, "c"]}
+    assert bench_backup.compare(before, dict(before)) == (3, [])
+    after = {"visitor /": [200, "a"], "visitor /players/Bo/": [404, "x"], "visitor /2009/11/": [200, "c"]}
+    assert bench_backup.compare(before, after) == (
+        1,
+        [
+            "only before the restore: visitor /2009/10/",
+            "only after the restore: visitor /2009/11/",
+            "visitor /players/Bo/: status 200 before, 404 after",
+        ],
+    )
+    assert bench_backup.compare(before, {**before, "visitor /": [200, "z"]})[1] == ["visitor /: different bytes"]
+
+
+def test_the_restore_drill_renders_the_same_game_alike_and_sees_a_post_changed(history, db):
+    """Rendered twice at one moment, a game gives the same digests (the per-request tokens masked); a post
+    whose title changed, and the pages that list it, do not."""
+    from votes.models import Post
+
+    bulk_load(small_game(history, 1))
+    moment = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+    first = bench_backup.digests(moment, every=1)
+    whos = {key.split(" ", 1)[0] for key in first}
+    assert len(whos) == 2 and "visitor" in whos  # the admin panel is read as an admin
+    assert all(status == 200 for status, _ in first.values())
+    posts = Post.objects.order_by("slug")
+    assert sum(" /posts/" in key for key in first) == posts.count()
+    assert bench_backup.digests(moment, every=1) == first
+
+    post = posts.first()
+    Post.objects.filter(pk=post.pk).update(title="A title no one wrote")
+    changed = bench_backup.digests(moment, every=1)
+    differing = {key for key in first if first[key] != changed[key]}
+    assert f"visitor /posts/{post.slug}/" in differing
+    assert len(differing) < len(first) / 2
 
 
 def test_the_micro_benchmarks_run_at_a_tiny_size(db):
