@@ -10,8 +10,11 @@ import pytest
 from django.db.backends.signals import connection_created
 
 from dynasties import outbound
+from tests import flush_by_delete
 from tests.isolation import resolve_offline, run_tasks_in_process
 from tests.site_sweep import site_sweep  # noqa: F401  (one sweep of the site for the whole session)
+
+flush_by_delete.install()
 
 # Playwright's sync API runs an event loop in the test thread; Django must still allow ORM calls there.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -44,15 +47,19 @@ def uses_database(item: pytest.Item) -> bool:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The suite runs once on SQLite and once on PostgreSQL: a test that cannot touch the database (pure rules,
-    parsers, settings, the tools that start their own SQLite site) runs on the SQLite run only, as the browser
-    and checker runs do (``tests.main_pages.run_once_per_suite``)."""
+    parsers, settings, the tools that start their own SQLite site) runs on the SQLite run only, and so do the
+    browser and checker runs over pages the database does not shape (marked ``once_per_suite``). They are
+    skipped here, before their fixtures start a browser or a live server for nothing."""
     from django.db import connection
 
     if connection.vendor == "sqlite":
         return
-    once = pytest.mark.skip(reason="uses no database: run on the suite's SQLite run")
+    no_database = pytest.mark.skip(reason="uses no database: run on the suite's SQLite run")
+    once = pytest.mark.skip(reason="checked once, on the suite's SQLite run")
     for item in items:
         if not uses_database(item):
+            item.add_marker(no_database)
+        elif item.get_closest_marker("once_per_suite"):
             item.add_marker(once)
 
 

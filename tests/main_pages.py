@@ -94,12 +94,3 @@ def main_pages() -> list[MainPage]:
 
 def pages_for(role: str) -> list[MainPage]:
     return [page for page in main_pages() if role in page.roles]
-
-
-def run_once_per_suite() -> None:
-    """The browser and checker runs do not depend on the database: they run on the suite's SQLite run only."""
-    import pytest
-    from django.db import connection
-
-    if connection.vendor != "sqlite":
-        pytest.skip("checked once, on the suite's SQLite run")

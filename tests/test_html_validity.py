@@ -19,9 +19,9 @@ from django.utils import timezone
 
 from blognomic.moving.demo import build_demo
 from dynasties.models import User
-from tests.main_pages import ACCOUNTS, ROLES, pages_for, run_once_per_suite
+from tests.main_pages import ACCOUNTS, ROLES, pages_for
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.once_per_suite, pytest.mark.django_db]
 
 
 def vnu_jar() -> Path:
@@ -69,7 +69,6 @@ def check_html(folder: Path) -> list[dict]:
 
 def test_every_main_page_is_valid_html(tmp_path):
     """The Nu HTML Checker finds no error on any main page, for any role ("235 errors over 30 pages")."""
-    run_once_per_suite()
     build_demo(now=timezone.now())
     saved = save_pages(tmp_path)
     errors = check_html(tmp_path)

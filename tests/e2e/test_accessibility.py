@@ -14,9 +14,9 @@ from django.utils import timezone
 
 from blognomic.moving.demo import build_demo
 from dynasties.theming import PALETTES
-from tests.main_pages import ACCOUNTS, ADMIN, DESKTOP, PASSWORD, PHONE, ROLES, WIDTHS, pages_for, run_once_per_suite
+from tests.main_pages import ACCOUNTS, ADMIN, DESKTOP, PASSWORD, PHONE, ROLES, WIDTHS, pages_for
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.once_per_suite, pytest.mark.django_db(transaction=True)]
 
 WCAG_22_A_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 # axe leaves these for a person to review when the element has text; on this site each is a plain mistake
@@ -71,7 +71,6 @@ def describe(found: dict[str, list[str]]) -> str:
 
 @pytest.fixture
 def demo(live_server):
-    run_once_per_suite()
     build_demo(now=timezone.now())
     return live_server.url
 

@@ -12,9 +12,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from blognomic.moving.demo import DEMO_PASSWORD, build_demo
-from tests.main_pages import run_once_per_suite
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.once_per_suite, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 
@@ -42,7 +41,6 @@ def summary_in_first_screen(page) -> None:
 
 @pytest.fixture
 def phone(browser, live_server):
-    run_once_per_suite()
     build_demo(now=timezone.now())
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
@@ -103,7 +101,6 @@ NARROW = {"width": 375, "height": 667}
 
 @pytest.fixture
 def narrow(browser, live_server):
-    run_once_per_suite()
     build_demo(now=timezone.now())
     context = browser.new_context(viewport=NARROW)
     page = context.new_page()
