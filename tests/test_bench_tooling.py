@@ -204,19 +204,19 @@ def test_the_restore_drill_renders_the_same_game_alike_and_sees_a_post_changed(h
     whose title changed, and the pages that list it, do not."""
     from votes.models import Post
 
-    bulk_load(small_game(history, 1))
+    bulk_load(small_game(history, 0.3))
     moment = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
-    first = bench_backup.digests(moment, every=1)
+    first = bench_backup.digests(moment, every=2)
     whos = {key.split(" ", 1)[0] for key in first}
     assert len(whos) == 2 and "visitor" in whos  # the admin panel is read as an admin
     assert all(status == 200 for status, _ in first.values())
     posts = Post.objects.order_by("slug")
-    assert sum(" /posts/" in key for key in first) == posts.count()
-    assert bench_backup.digests(moment, every=1) == first
+    assert sum(" /posts/" in key for key in first) == (posts.count() + 1) // 2
+    assert bench_backup.digests(moment, every=2) == first
 
-    post = posts.first()
+    post = posts.first()  # the first of every second post
     Post.objects.filter(pk=post.pk).update(title="A title no one wrote")
-    changed = bench_backup.digests(moment, every=1)
+    changed = bench_backup.digests(moment, every=2)
     differing = {key for key in first if first[key] != changed[key]}
     assert f"visitor /posts/{post.slug}/" in differing
     assert len(differing) < len(first) / 2

@@ -125,7 +125,7 @@ class _Receiver(BaseHTTPRequestHandler):
 def test_a_webhook_on_loopback_receives_the_events_as_json(players, t0, settings):
     settings.WEBHOOK_ALLOWED_NETWORKS = (ipaddress.ip_network("127.0.0.1/32"),)  # never so in production
     server = HTTPServer(("127.0.0.1", 0), _Receiver)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     try:
         Webhook.objects.create(url=f"http://127.0.0.1:{server.server_port}/hook", created_at=t0)

@@ -299,11 +299,16 @@ class _Receiver(BaseHTTPRequestHandler):
         pass
 
 
+# ``shutdown()`` waits for the server's loop to look up: every half second by default, which was each test's
+# teardown.
+QUICK_SHUTDOWN = {"poll_interval": 0.02}
+
+
 @pytest.fixture
 def receiver():
     handler = type("Receiver", (_Receiver,), {"requests": [], "status": 204})
     server = HTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs=QUICK_SHUTDOWN, daemon=True).start()
     yield server, handler
     server.shutdown()
     server.server_close()
@@ -381,7 +386,7 @@ def tcp_servers():
     for name, handler in (("not_http", _NotHTTP), ("silent", _Hangs)):
         server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
         server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        threading.Thread(target=server.serve_forever, kwargs=QUICK_SHUTDOWN, daemon=True).start()
         servers[name] = server.server_address[1]
         servers[name + "_server"] = server
     yield servers
