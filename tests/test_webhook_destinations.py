@@ -299,8 +299,8 @@ class _Receiver(BaseHTTPRequestHandler):
         pass
 
 
-# ``shutdown()`` waits for the server's loop to look up: every half second by default, which was each test's
-# teardown.
+# ``shutdown()`` waits until the server's loop next checks for it, every half second by default: half a second
+# of each test's teardown.
 QUICK_SHUTDOWN = {"poll_interval": 0.02}
 
 
