@@ -18,9 +18,7 @@ from __future__ import annotations
 
 from functools import wraps
 
-from django.core.management.color import no_style
 from django.db import connections
-from django.db.backends.postgresql.operations import DatabaseOperations
 from django.test import TransactionTestCase
 
 # What migrate's post_migrate makes, kept from one test to the next.
@@ -28,9 +26,6 @@ KEPT = frozenset({"django_content_type", "auth_permission"})
 
 
 def install() -> None:
-    if getattr(TransactionTestCase._fixture_teardown, "deletes", False):
-        return
-    _delete_on_postgresql()
     flush = TransactionTestCase._fixture_teardown
 
     @wraps(flush)
@@ -40,22 +35,8 @@ def install() -> None:
         for db_name in self._databases_names(include_mirrors=False):
             connection = connections[db_name]
             tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
-            emptied = [table for table in tables if table not in KEPT]
-            connection.ops.execute_sql_flush(connection.ops.sql_flush(no_style(), emptied))
+            deletes = [f"DELETE FROM {connection.ops.quote_name(table)}" for table in tables if table not in KEPT]
+            deferred = ["SET CONSTRAINTS ALL DEFERRED"] if connection.vendor == "postgresql" else []
+            connection.ops.execute_sql_flush(deferred + deletes)
 
-    empty_tables.deletes = True  # type: ignore[attr-defined]
     TransactionTestCase._fixture_teardown = empty_tables  # type: ignore[method-assign]
-
-
-def _delete_on_postgresql() -> None:
-    """PostgreSQL's flush by DELETE rather than TRUNCATE, unless it must reset sequences or cascade."""
-    truncate = DatabaseOperations.sql_flush
-
-    @wraps(truncate)
-    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
-        if reset_sequences or allow_cascade or not tables:
-            return truncate(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
-        deletes = [f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(table))};" for table in tables]
-        return [f"{style.SQL_KEYWORD('SET CONSTRAINTS ALL DEFERRED')};", *deletes]
-
-    DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]
