@@ -57,3 +57,22 @@ def test_every_palette_has_a_block_in_the_stylesheet():
     for name in PALETTES:
         if name != DEFAULT_PALETTE:
             assert f'[data-palette="{name}"]' in css, name
+
+
+def test_no_selector_in_the_stylesheet_reaches_from_one_part_of_a_page_into_another():
+    """The accessibility checks leave out a header or sidebar already checked with the same markup
+    (``tests/e2e/test_accessibility.py``). That is sound while no rule styles one part of a page by what another
+    holds: no ``:has()`` and no sibling combinator (``+``, ``~``)."""
+    import re
+    from pathlib import Path
+
+    css = (Path(__file__).resolve().parent.parent / "static" / "css" / "site.css").read_text()
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    selectors = [prelude.strip() for prelude in re.findall(r"([^{}]+)\{", css) if not prelude.strip().startswith("@")]
+    assert len(selectors) > 100  # the stylesheet was read, rule by rule
+    reaching = []
+    for selector in selectors:
+        plain = re.sub(r"\[[^\]]*\]|:nth-[a-z-]+\([^()]*\)", "", selector)  # attribute values and 2n+1 aside
+        if ":has(" in selector or re.search(r"[+~]", plain):
+            reaching.append(selector)
+    assert not reaching, reaching
