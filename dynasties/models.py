@@ -21,6 +21,7 @@ from django.urls import get_script_prefix, reverse
 from django.utils.deconstruct import deconstructible
 
 from dynasties import chat_formats, names
+from dynasties.compiled import CompiledOnce
 from dynasties.profiles import get_profile, with_overrides
 from dynasties.theming import DEFAULT_PALETTE, DEFAULT_VOTE_LABELS, HEADER_LINE_MAX, PALETTES, VOTE_LABEL_MAX, Theme
 
@@ -235,8 +236,9 @@ class DynastyQuerySet(models.QuerySet):
         earlier = Dynasty.objects.filter(emperor_id=OuterRef("emperor_id"), number__lte=OuterRef("number"))
         return self.annotate(emperor_ordinal=Subquery(earlier.order_by().values(n=Func("pk", function="COUNT"))[:1]))
 
-    def current(self) -> Dynasty | None:
-        return self.filter(ended_at__isnull=True).order_by("-number").select_related("emperor").with_ordinal().first()
+    def running(self) -> DynastyQuerySet:
+        """The dynasty not yet ended (the newest, were there two), with its Emperor and ordinal."""
+        return self.filter(ended_at__isnull=True).order_by("-number").select_related("emperor").with_ordinal()[:1]
 
     def at(self, moment: datetime) -> Dynasty | None:
         """The dynasty that was running at ``moment`` (begun by then, not yet ended), with its Emperor."""
@@ -248,6 +250,14 @@ class DynastyQuerySet(models.QuerySet):
             .order_by("-started_at", "-number")
             .first()
         )
+
+
+class DynastyManager(models.Manager.from_queryset(DynastyQuerySet)):
+    def current(self) -> Dynasty | None:
+        """The dynasty not yet ended, with its Emperor and ordinal. Every page asks, so its query is compiled
+        once (``running()``'s, which asks nothing that changes)."""
+        found = _running_dynasty()
+        return found[0] if found else None
 
 
 class Dynasty(models.Model):
@@ -307,7 +317,7 @@ class Dynasty(models.Model):
         help_text="Kept by the GNDT: whether any game variable is shown, so pages without any ask nothing more.",
     )
 
-    objects = DynastyQuerySet.as_manager()
+    objects = DynastyManager()
 
     class Meta:
         ordering = ["-number"]
@@ -347,6 +357,8 @@ class Dynasty(models.Model):
         )
         return f"The {ordinal_word(nth)} Dynasty of {self.emperor}"
 
+
+_running_dynasty = CompiledOnce(lambda: Dynasty.objects.running())
 
 ORDINALS = ["First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth", "Tenth"]
 
