@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Generic, TypeVar
 
 from django.db import connection, connections, models
 from django.db.models import QuerySet
@@ -58,7 +59,10 @@ class CompiledForMoment:
         return first.model, sql, tuple(params), at
 
 
-class CompiledOnce:
+M = TypeVar("M", bound=models.Model)
+
+
+class CompiledOnce(Generic[M]):
     """``build()``'s query, which must be the same SQL with the same parameters every time, compiled once per
     thread and database, then run as it is: its rows become model instances as the ORM would make them, with
     the objects ``select_related`` names and the annotations.
@@ -67,11 +71,11 @@ class CompiledOnce:
     backend's converters) and where each related object's columns are (``klass_info``). It is kept per thread
     because it holds the connection it compiled for, which is the thread's own."""
 
-    def __init__(self, build: Callable[[], QuerySet]) -> None:
+    def __init__(self, build: Callable[[], QuerySet[M]]) -> None:
         self.build = build
         self._local = threading.local()
 
-    def __call__(self) -> list[models.Model]:
+    def __call__(self) -> list[M]:
         compiled = vars(self._local).get("compiled")
         if compiled is None:
             compiled = self._local.compiled = self._compile()

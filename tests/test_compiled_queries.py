@@ -1,6 +1,6 @@
-"""The queries every page makes, compiled once (``dynasties.compiled.CompiledOnce``): the current dynasty and the
-pending matters with their authors. They must answer exactly as the ORM does, follow every write, and read
-their related objects without another query."""
+"""The queries every page makes, compiled once (``dynasties.compiled.CompiledOnce``): the current dynasty, the
+pending matters with their authors and the sidebar's latest comments. They must answer exactly as the ORM
+does, follow every write, and read their related objects without another query."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from django.test.utils import CaptureQueriesContext
 
 from dynasties.compiled import CompiledOnce
 from dynasties.models import Dynasty, User
-from tests.factories import make_dynasty, make_proposal, make_table
+from tests.factories import make_dynasty, make_proposal, make_table, vote
 from votes.models import Post
+from votes.selectors import recent_comments
 from votes.state import _pending_with_authors, game_state
 
 pytestmark = pytest.mark.django_db
@@ -94,3 +95,28 @@ def test_a_query_it_cannot_make_instances_of_is_refused():
     for build in (lambda: User.objects.values("pk"), lambda: User.objects.prefetch_related("dynasties_ruled")):
         with pytest.raises(ValueError, match="model instances"):
             CompiledOnce(build)()
+
+
+def test_the_sidebars_latest_comments_are_the_orms_with_only_the_columns_it_shows(t0):
+    """Every sidebar's five latest comments: the same rows as the query for any other moment or number, with
+    the same columns read and the rest left deferred, and their authors and matters read with them."""
+    players = make_table(3, start=t0)
+    post = make_proposal(players[0], at=t0)
+    for minute in range(7):
+        vote(
+            post,
+            players[minute % 3],
+            ("for", "against", None)[minute % 3],
+            at=t0 + timedelta(minutes=minute),
+            text="So.",
+        )
+    found = recent_comments()
+    expected = recent_comments(until=t0 + timedelta(days=1))  # built through the ORM
+    assert [comment.pk for comment in found] == [comment.pk for comment in expected] and len(found) == 5
+    assert all(same_instance(ours, theirs) for ours, theirs in zip(found, expected, strict=True))
+    assert found[0].get_deferred_fields() == expected[0].get_deferred_fields() != set()
+    with CaptureQueriesContext(connection) as queries:
+        assert {(comment.author.username, comment.post.slug) for comment in found} == {
+            (player.username, post.slug) for player in players
+        }
+    assert len(queries) == 0
