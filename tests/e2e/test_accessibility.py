@@ -40,7 +40,7 @@ AFTER_LAYOUT = "() => new Promise((done) => requestAnimationFrame(() => requestA
 
 
 # The parts of every page that base.html draws around its content, which most pages an admin opens show with the
-# same markup. Checking their contrast again under each palette on every page was a third of the palettes' test.
+# same markup. Checking their contrast again under each palette on every page was a quarter of the palettes' test.
 FRAME = ("header.site-header", "aside.sidebar")
 # Each part's markup, with the attributes of <html> (the palette among them), from which it inherits. What changes
 # from one request to the next changes nothing seen: the clock's time (no digit changes a colour, a size or a
