@@ -5,7 +5,6 @@ rule's history names the first proposal."""
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 
 import pytest
@@ -24,8 +23,8 @@ from votes.services import comment_add
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def shoot(page, screenshots_dir: str, name: str) -> None:
-    page.screenshot(path=os.path.join(screenshots_dir, f"amendment-{name}.png"), full_page=True)
+def shoot(page, screenshot, name: str) -> None:
+    screenshot(page, f"amendment-{name}.png", full_page=True)
 
 
 def log_in(page, base: str, name: str) -> None:
@@ -55,9 +54,7 @@ def propose_by_editing(page, base: str, title: str, old: str, new: str, *, gndt:
     page.get_by_role("button", name="Preview the amendment").click()
 
 
-def test_a_proposal_written_in_the_editor_is_enacted_and_a_rival_shows_its_conflict(
-    browser, live_server, screenshots_dir
-):
+def test_a_proposal_written_in_the_editor_is_enacted_and_a_rival_shows_its_conflict(browser, live_server, screenshot):
     now = timezone.now()
     players = make_table(5, start=now - timedelta(days=3))
     admin = players[1]
@@ -80,10 +77,10 @@ def test_a_proposal_written_in_the_editor_is_enacted_and_a_rival_shows_its_confl
     preview = page.locator("#amendment")
     expect(preview).to_contain_text("In 2.3 Storms, replaces")
     expect(preview).to_contain_text("P03’s Gold +2")
-    shoot(page, screenshots_dir, "preview")
+    shoot(page, screenshot, "preview")
     # The preview keeps what was picked.
     expect(page.locator('select[name="gndt_0_row"]')).to_have_value("P03")
-    page.locator("#gndt-editor").screenshot(path=os.path.join(screenshots_dir, "amendment-gndt-editor.png"))
+    screenshot(page.locator("#gndt-editor"), "amendment-gndt-editor.png")
     page.get_by_role("button", name="Post", exact=True).click()
     expect(page.locator("h1.post-title")).to_have_text("Proposal: Gentle Storms")
     expect(page.locator("#amendment .diff-insert").first).to_contain_text("damage")
@@ -117,10 +114,10 @@ def test_a_proposal_written_in_the_editor_is_enacted_and_a_rival_shows_its_confl
     expect(rival.locator(".amendment-conflict")).to_contain_text(
         "changed since this was posted (Proposal: Gentle Storms, enacted"
     )
-    shoot(page, screenshots_dir, "admin-panel-conflict")
+    shoot(page, screenshot, "admin-panel-conflict")
     page.goto(base + "/posts/no-storms/")
     expect(page.locator("#amendment .amendment-conflict")).to_contain_text("the passage to replace no longer occurs")
-    shoot(page, screenshots_dir, "post-conflict")
+    shoot(page, screenshot, "post-conflict")
 
     page.goto(base + "/admin-panel/")
     page.locator('#panel-no-storms button[value="fail"]').click()
@@ -131,7 +128,7 @@ def test_a_proposal_written_in_the_editor_is_enacted_and_a_rival_shows_its_confl
     page.goto(base + "/wiki/ruleset/rule/rule-storms/history/")
     expect(page.locator(".wiki-history tbody tr").first).to_contain_text("Proposal: Gentle Storms")
     expect(page.locator(".rule-blame")).to_contain_text("Last changed by Proposal: Gentle Storms, enacted")
-    shoot(page, screenshots_dir, "rule-history")
+    shoot(page, screenshot, "rule-history")
     # The rule's blame on the Ruleset itself names the first proposal, and links it.
     page.goto(base + "/wiki/ruleset/")
     blame = page.locator("#rule-storms > .rule-blame")
@@ -149,4 +146,4 @@ def test_a_proposal_written_in_the_editor_is_enacted_and_a_rival_shows_its_confl
     expect(page.locator(".game-at-pending")).to_contain_text("Proposal: No Storms")
     page.locator(".game-at-ruleset summary").click()
     expect(page.locator(".game-at-ruleset")).to_contain_text("Storms sink the ships")
-    shoot(page, screenshots_dir, "game-at")
+    shoot(page, screenshot, "game-at")

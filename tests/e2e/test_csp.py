@@ -3,8 +3,6 @@ on the pages breaks it (no inline script, no inline style, no inline event handl
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -48,7 +46,7 @@ def log_in(page, base: str, name: str, next_path: str) -> None:
     page.wait_for_url(f"{base}{next_path}")
 
 
-def test_voting_and_editing_the_gndt_with_htmx_under_the_policy(browser, live_server, screenshots_dir):
+def test_voting_and_editing_the_gndt_with_htmx_under_the_policy(browser, live_server, screenshot):
     """A player votes FOR with htmx and changes a GNDT cell inline on pages served with the policy on:
     both work in place, and the browser reports no violation on any page visited."""
     now = timezone.now()
@@ -93,7 +91,7 @@ def test_voting_and_editing_the_gndt_with_htmx_under_the_policy(browser, live_se
         page.goto(live_server.url + path)
         page.wait_for_timeout(100)
         assert violations(page, reports) == [], path
-    page.screenshot(path=os.path.join(screenshots_dir, "csp-gndt.png"), full_page=True)
+    screenshot(page, "csp-gndt.png", full_page=True)
     page.context.close()
 
 

@@ -3,7 +3,6 @@ become enactable without waiting twelve hours."""
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 
 import pytest
@@ -24,9 +23,7 @@ def demo(settings):
     demo_clock.uninstall()
 
 
-def test_an_admin_moves_the_demo_clock_and_sees_a_proposal_become_enactable(
-    browser, live_server, screenshots_dir, demo
-):
+def test_an_admin_moves_the_demo_clock_and_sees_a_proposal_become_enactable(browser, live_server, screenshot, demo):
     now = timezone.now()
     players = make_table(5, start=now - timedelta(days=3))
     proposal = make_proposal(players[2], at=now - timedelta(hours=3), title="Proposal: Brighter Lamps")
@@ -41,11 +38,11 @@ def test_an_admin_moves_the_demo_clock_and_sees_a_proposal_become_enactable(
     expect(panel.locator(".standing")).to_contain_text("If nothing changes, it could be enacted from")
     control = page.locator(".demo-clock")
     expect(control).to_contain_text("its clock is the real one")
-    page.screenshot(path=os.path.join(screenshots_dir, "demo-clock-before.png"), full_page=True)
+    screenshot(page, "demo-clock-before.png", full_page=True)
     control.get_by_role("button", name="12 hours").click()
     expect(page.locator(".messages")).to_contain_text("The demo's clock now runs 12 hours ahead of the real one.")
     expect(page.locator(".demo-clock-note")).to_have_text("(demo clock, 12 hours ahead)")
     expect(panel.locator("button.enact")).to_be_visible()
-    page.screenshot(path=os.path.join(screenshots_dir, "demo-clock-after.png"), full_page=True)
+    screenshot(page, "demo-clock-after.png", full_page=True)
     panel.locator("button.enact").click()
     expect(page.locator(".messages")).to_contain_text("Enacted")

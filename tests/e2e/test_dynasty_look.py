@@ -3,7 +3,6 @@ applied on every page after its Ascension Address."""
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 
 import pytest
@@ -26,7 +25,7 @@ from votes.services import matter_resolve
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_role_is_seen_by_its_owner_alone(browser, live_server, screenshots_dir):
+def test_a_role_is_seen_by_its_owner_alone(browser, live_server, screenshot):
     now = timezone.now()
     game = make_gndt(now - timedelta(days=1))
     gndt_column_add(
@@ -61,7 +60,7 @@ def test_a_role_is_seen_by_its_owner_alone(browser, live_server, screenshots_dir
     expect(owner.locator(".gndt-table thead")).to_contain_text("own only")
     expect(owner.locator("#variables")).to_contain_text(phase_at(timezone.now()))
     expect(owner.locator("#variables")).to_contain_text("The Pot")
-    owner.screenshot(path=os.path.join(screenshots_dir, "gndt-own-secret.png"), full_page=True)
+    screenshot(owner, "gndt-own-secret.png", full_page=True)
 
     other = browser.new_page(viewport={"width": 1200, "height": 900})
     log_in(other, base, "P04", PASSWORD, "/gndt/")
@@ -72,12 +71,12 @@ def test_a_role_is_seen_by_its_owner_alone(browser, live_server, screenshots_dir
     visitor.goto(base + "/gndt/")
     expect(visitor.locator(".gndt-table")).not_to_contain_text("Calling")
     expect(visitor.locator("#game-summary")).to_contain_text("In the village")
-    visitor.screenshot(path=os.path.join(screenshots_dir, "phone-summary-variables.png"), full_page=False)
+    screenshot(visitor, "phone-summary-variables.png", full_page=False)
     for page in (owner, other, visitor):
         page.close()
 
 
-def test_the_theme_of_the_ascension_address_is_applied(browser, live_server, screenshots_dir):
+def test_the_theme_of_the_ascension_address_is_applied(browser, live_server, screenshot):
     now = timezone.now()
     game = make_gndt(now - timedelta(days=3))
     page_create(
@@ -121,6 +120,6 @@ def test_the_theme_of_the_ascension_address_is_applied(browser, live_server, scr
     expect(page.locator(".toteboard").first).to_contain_text("Aye 1")
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert background == "rgb(16, 23, 39)", background
-    page.screenshot(path=os.path.join(screenshots_dir, "theme-after-ascension.png"), full_page=True)
+    screenshot(page, "theme-after-ascension.png", full_page=True)
     assert not [error for error in errors if "Content Security Policy" in error], errors
     page.close()

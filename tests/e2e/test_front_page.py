@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -13,7 +11,7 @@ from blognomic.moving.demo import DEMO_PASSWORD, build_demo
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_player_reads_the_toteboards_and_previews_a_comment(browser, live_server, screenshots_dir):
+def test_a_player_reads_the_toteboards_and_previews_a_comment(browser, live_server, screenshot):
     build_demo(now=timezone.now())
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     page.goto(f"{live_server.url}/accounts/login/?next=/")
@@ -27,19 +25,19 @@ def test_a_player_reads_the_toteboards_and_previews_a_comment(browser, live_serv
     for icon in ("for", "against", "deferential"):
         assert storms.locator(f"img[src$='/vote/{icon}.svg']").evaluate("img => img.naturalWidth") > 0
     expect(page.locator("#recent-comments li").first).to_be_visible()
-    page.screenshot(path=os.path.join(screenshots_dir, "front-page-toteboards.png"), full_page=True)
+    screenshot(page, "front-page-toteboards.png", full_page=True)
 
     page.goto(f"{live_server.url}/posts/the-keepers-logbook/")
     page.fill("#comment-text", "A *careful* plan <script>alert(1)</script>")
     page.click("button.preview")
     expect(page.locator("#comment-preview em")).to_have_text("careful")
     expect(page.locator("#comment-preview script")).to_have_count(0)
-    page.screenshot(path=os.path.join(screenshots_dir, "comment-preview.png"), full_page=True)
+    screenshot(page, "comment-preview.png", full_page=True)
 
     # An address with nothing at it: the game's header and the message, no sidebar.
     page.goto(f"{live_server.url}/no/such/page/")
     expect(page.locator("h1")).to_have_text("Not found")
     expect(page.locator(".site-header")).to_be_visible()
     expect(page.locator(".sidebar")).to_have_count(0)
-    page.screenshot(path=os.path.join(screenshots_dir, "not-found.png"), full_page=True)
+    screenshot(page, "not-found.png", full_page=True)
     page.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 
 import pytest
@@ -23,7 +22,7 @@ def log_in(page, base: str, name: str, password: str, next_path: str) -> None:
     page.wait_for_url(f"{base}{next_path}")
 
 
-def test_demo_front_page_shows_the_sidebar(browser, live_server, screenshots_dir):
+def test_demo_front_page_shows_the_sidebar(browser, live_server, screenshot):
     """A visitor opens the demo game and reads the quorum line, the dynasty and the pending matters."""
     build_demo(now=timezone.now())
     page = browser.new_page(viewport={"width": 1200, "height": 900})
@@ -34,11 +33,11 @@ def test_demo_front_page_shows_the_sidebar(browser, live_server, screenshots_dir
     first = page.locator("#utc-clock").text_content()
     page.wait_for_timeout(1100)
     assert page.locator("#utc-clock").text_content() != first, "the UTC clock ticks"
-    page.screenshot(path=os.path.join(screenshots_dir, "front-page.png"), full_page=True)
+    screenshot(page, "front-page.png", full_page=True)
     phone = browser.new_page(viewport={"width": 390, "height": 844})
     phone.goto(live_server.url + "/")
     expect(phone.locator(".quorum-line")).to_be_visible()
-    phone.screenshot(path=os.path.join(screenshots_dir, "front-page-phone.png"))
+    screenshot(phone, "front-page-phone.png")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     log_in(page, live_server.url, "Ada", DEMO_PASSWORD, "/admin-panel/")
     expect(page.locator("h1")).to_have_text("Admin panel")
@@ -46,7 +45,7 @@ def test_demo_front_page_shows_the_sidebar(browser, live_server, screenshots_dir
     phone.close()
 
 
-def test_two_players_vote_and_an_admin_enacts(browser, live_server, screenshots_dir):
+def test_two_players_vote_and_an_admin_enacts(browser, live_server, screenshot):
     """Two players vote from the post page and see the tally change without a reload; the admin enacts."""
     now = timezone.now()
     players = make_table(5, start=now - timedelta(days=2), admins=(1,))
@@ -71,7 +70,7 @@ def test_two_players_vote_and_an_admin_enacts(browser, live_server, screenshots_
     expect(bob.locator(".tally-columns th").first).to_have_text("For (3)")
     expect(bob.locator(".can-enact")).to_have_text("Can be enacted now.")
     assert bob.evaluate("window.__notReloaded === true")
-    bob.screenshot(path=os.path.join(screenshots_dir, "post-after-votes.png"), full_page=True)
+    screenshot(bob, "post-after-votes.png", full_page=True)
 
     log_in(admin, live_server.url, players[1].username, PASSWORD, "/admin-panel/")
     block = admin.locator("#panel-lanterns-for-all")
@@ -81,7 +80,7 @@ def test_two_players_vote_and_an_admin_enacts(browser, live_server, screenshots_
     expect(admin.locator("a", has_text="edit the Ruleset")).to_have_attribute(
         "href", "/wiki/ruleset/edit/?post=lanterns-for-all&summary=Enacting%20Proposal%3A%20Lanterns%20For%20All"
     )
-    admin.screenshot(path=os.path.join(screenshots_dir, "admin-panel-enacted.png"), full_page=True)
+    screenshot(admin, "admin-panel-enacted.png", full_page=True)
 
     alice.goto(live_server.url + url)
     expect(alice.locator(".admin-note")).to_contain_text("Enacted 3-0 (Quorum 3) by P02")

@@ -5,7 +5,6 @@ reader would, absolute, from ``SITE_URL``."""
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import timedelta
 
@@ -40,7 +39,7 @@ def players(settings, live_server):
 
 
 def test_a_forgotten_password_is_reset_by_the_mailed_link_and_the_new_one_logs_in(
-    browser, live_server, players, screenshots_dir
+    browser, live_server, players, screenshot
 ):
     page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
     page.goto(live_server.url + "/accounts/login/")
@@ -54,7 +53,7 @@ def test_a_forgotten_password_is_reset_by_the_mailed_link_and_the_new_one_logs_i
     expect(page.locator("h1")).to_have_text("Choose a new password")
     page.fill("input[name=new_password1]", NEW_PASSWORD)
     page.fill("input[name=new_password2]", NEW_PASSWORD)
-    page.screenshot(path=os.path.join(screenshots_dir, "password-reset.png"), full_page=True)
+    screenshot(page, "password-reset.png", full_page=True)
     page.click("form.stacked button[type=submit]")
     expect(page.locator("h1")).to_have_text("Password set")
 
@@ -66,7 +65,7 @@ def test_a_forgotten_password_is_reset_by_the_mailed_link_and_the_new_one_logs_i
 
 
 def test_an_address_given_on_the_account_page_is_confirmed_by_the_mailed_link(
-    browser, live_server, players, screenshots_dir
+    browser, live_server, players, screenshot
 ):
     page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
     log_in(page, live_server.url, "P02", PASSWORD, "/accounts/")
@@ -80,7 +79,7 @@ def test_an_address_given_on_the_account_page_is_confirmed_by_the_mailed_link(
     page.goto(link)
     page.click("text=Confirm my address")
     expect(page.locator("[role=status]")).to_contain_text("Your address is confirmed")
-    page.screenshot(path=os.path.join(screenshots_dir, "email-confirmed.png"), full_page=True)
+    screenshot(page, "email-confirmed.png", full_page=True)
     page.goto(live_server.url + "/accounts/")
     expect(page.locator(".facts")).to_contain_text("Confirmed: p02@example.org")
     assert User.objects.get(pk=players[1].pk).email == "p02@example.org"

@@ -15,9 +15,7 @@ from tests.mediawiki.exports import blognomic_wiki
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_an_imported_wiki_reads_with_its_history_blame_tables_and_templates(
-    browser, live_server, screenshots_dir, tmp_path
-):
+def test_an_imported_wiki_reads_with_its_history_blame_tables_and_templates(browser, live_server, screenshot, tmp_path):
     """Moving in, item 8: "open the Ruleset with its history and blame, a gamestate page with a wikitable and
     templates"."""
     export = tmp_path / "wiki.xml"
@@ -36,7 +34,7 @@ def test_an_imported_wiki_reads_with_its_history_blame_tables_and_templates(
     # Each rule's last change: the Fog rule came with the newest imported revision, by its author.
     fog = page.locator("section, div").filter(has=page.locator("h3", has_text="Fog")).last
     expect(fog).to_contain_text("Bucky")
-    page.screenshot(path=os.path.join(screenshots_dir, "mediawiki-imported-ruleset.png"), full_page=True)
+    screenshot(page, "mediawiki-imported-ruleset.png", full_page=True)
 
     page.goto(live_server.url + "/wiki/ruleset/history/")
     expect(page.locator("table tbody tr")).to_have_count(Page.objects.get(slug="ruleset").revisions.count())
@@ -50,4 +48,4 @@ def test_an_imported_wiki_reads_with_its_history_blame_tables_and_templates(
     expect(table).to_be_visible()
     expect(table.locator("th")).to_have_count(2)
     expect(table).to_contain_text("Kevan")
-    page.screenshot(path=os.path.join(screenshots_dir, "mediawiki-imported-table.png"), full_page=True)
+    screenshot(page, "mediawiki-imported-table.png", full_page=True)

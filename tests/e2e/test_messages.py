@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -14,7 +12,7 @@ from tests.factories import PASSWORD, make_table
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_private_message_round_trip(browser, live_server, screenshots_dir):
+def test_a_private_message_round_trip(browser, live_server, screenshot):
     """Cato writes to the Emperor; the Emperor sees "Messages 1", reads it (the count goes) and replies."""
     make_table(4, start=timezone.now() - timezone.timedelta(days=3))
     cato = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
@@ -34,7 +32,7 @@ def test_a_private_message_round_trip(browser, live_server, screenshots_dir):
     expect(emperor.locator("#messages-link .badge")).to_have_count(0)
     emperor.fill("#body", "Noted, keeper.")
     emperor.click("form.message-form button[type=submit]")
-    emperor.screenshot(path=os.path.join(screenshots_dir, "messages-thread.png"), full_page=True)
+    screenshot(emperor, "messages-thread.png", full_page=True)
 
     cato.goto(live_server.url + "/")
     expect(cato.locator("#messages-link .badge")).to_have_text("1")

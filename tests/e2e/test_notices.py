@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 
 import pytest
@@ -16,7 +15,7 @@ from votes.notices import notices_send
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_voting_clears_not_voted_and_a_named_player_gets_a_notice(browser, live_server, screenshots_dir):
+def test_voting_clears_not_voted_and_a_named_player_gets_a_notice(browser, live_server, screenshot):
     now = timezone.now()
     players = make_table(5, start=now - timedelta(days=2))
     proposal = make_proposal(players[2], at=now - timedelta(hours=2), title="Proposal: Brass Foghorns")
@@ -30,7 +29,7 @@ def test_voting_clears_not_voted_and_a_named_player_gets_a_notice(browser, live_
     voter.click("button.vote-for")
     expect(voter.locator(".not-voted-list")).not_to_contain_text("P04")
     expect(voter.locator(".not-voted-list")).to_contain_text("Not voted yet (3)")
-    voter.screenshot(path=os.path.join(screenshots_dir, "not-voted-after-vote.png"), full_page=True)
+    screenshot(voter, "not-voted-after-vote.png", full_page=True)
 
     notices_send(now=timezone.now())  # what beat runs every minute
     named = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()

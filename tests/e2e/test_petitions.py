@@ -3,7 +3,6 @@ resolves it after 48 hours and the GNDT is untouched by the Proposals' rewards."
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 
 import pytest
@@ -18,7 +17,7 @@ from votes.posting import post_create
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_petition_the_duke_answers(browser, live_server, screenshots_dir):
+def test_a_petition_the_duke_answers(browser, live_server, screenshot):
     """2005: "only the Duke may vote on it"; "After 48 hours a Petition is considered resolved … If the Duke has
     voted FOR the Petition then it is considered approved"."""
     now = timezone.now()
@@ -43,7 +42,7 @@ def test_a_petition_the_duke_answers(browser, live_server, screenshots_dir):
     expect(family.locator(".tally-kind")).to_have_text("Petition")
     expect(family.locator(".tally-electorate")).to_have_text("P01")
     expect(family.locator("button.vote-for")).to_have_count(0)
-    family.screenshot(path=os.path.join(screenshots_dir, "petition-posted.png"), full_page=True)
+    screenshot(family, "petition-posted.png", full_page=True)
 
     log_in(duke_page, live_server.url, duke.username, PASSWORD, old.get_absolute_url())
     expect(duke_page.locator("button.vote-veto")).to_have_count(0)
@@ -51,7 +50,7 @@ def test_a_petition_the_duke_answers(browser, live_server, screenshots_dir):
     duke_page.click("button.vote-for")
     expect(duke_page.locator(".tally-columns th").first).to_have_text("For (1)")
     expect(duke_page.locator(".can-enact")).to_have_text("Can be enacted now.")
-    duke_page.screenshot(path=os.path.join(screenshots_dir, "petition-answered.png"), full_page=True)
+    screenshot(duke_page, "petition-answered.png", full_page=True)
 
     log_in(admin_page, live_server.url, admin.username, PASSWORD, "/admin-panel/")
     block = admin_page.locator("#panel-accuse-p05")
@@ -60,6 +59,6 @@ def test_a_petition_the_duke_answers(browser, live_server, screenshots_dir):
     expect(admin_page.locator(".messages .message.success")).to_contain_text("Enacted")
     admin_page.goto(live_server.url + old.get_absolute_url())
     expect(admin_page.locator(".admin-note")).to_contain_text("Enacted (approved) 1-0 (Quorum 1) by P02")
-    admin_page.screenshot(path=os.path.join(screenshots_dir, "petition-approved.png"), full_page=True)
+    screenshot(admin_page, "petition-approved.png", full_page=True)
     for context in contexts:
         context.close()

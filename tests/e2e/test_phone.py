@@ -5,8 +5,6 @@ database. The journeys that vote and enact in the browser run on both."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -26,8 +24,8 @@ def log_in(page, base: str, name: str, next_path: str) -> None:
     page.wait_for_url(f"{base}{next_path}")
 
 
-def assert_fits(page, name: str, screenshots_dir: str) -> None:
-    page.screenshot(path=os.path.join(screenshots_dir, f"phone-{name}.png"), full_page=True)
+def assert_fits(page, name: str, screenshot) -> None:
+    screenshot(page, f"phone-{name}.png", full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"{name} is {width} px wide on a {PHONE['width']} px screen"
 
@@ -49,7 +47,7 @@ def phone(browser, live_server):
     context.close()
 
 
-def test_front_page_on_a_phone_starts_with_the_game_summary(phone, live_server, screenshots_dir):
+def test_front_page_on_a_phone_starts_with_the_game_summary(phone, live_server, screenshot):
     """Quorum, the Emperor and every pending matter with the viewer's own vote, before anything else."""
     summary_in_first_screen(phone)
     summary = phone.locator("#game-summary")
@@ -57,26 +55,26 @@ def test_front_page_on_a_phone_starts_with_the_game_summary(phone, live_server, 
     expect(summary).to_contain_text("Harbourmaster: Wren")
     expect(summary.locator("li", has_text="Storm Warnings")).to_contain_text("you: FOR")
     expect(summary.locator("li", has_text="Logbook")).to_contain_text("not voted")
-    assert_fits(phone, "front-page", screenshots_dir)
+    assert_fits(phone, "front-page", screenshot)
 
 
-def test_a_matter_with_its_vote_buttons_fits_a_phone(phone, live_server, screenshots_dir):
+def test_a_matter_with_its_vote_buttons_fits_a_phone(phone, live_server, screenshot):
     phone.goto(live_server.url + "/posts/storm-warnings/")
     summary_in_first_screen(phone)
     expect(phone.locator(".vote-buttons button.vote-for")).to_be_visible()
     expect(phone.locator(".tally-columns")).to_be_visible()
-    assert_fits(phone, "matter", screenshots_dir)
+    assert_fits(phone, "matter", screenshot)
 
 
-def test_the_gndt_fits_a_phone(phone, live_server, screenshots_dir):
+def test_the_gndt_fits_a_phone(phone, live_server, screenshot):
     phone.goto(live_server.url + "/gndt/")
     summary_in_first_screen(phone)
     expect(phone.locator("table").first).to_be_visible()
-    assert_fits(phone, "gndt", screenshots_dir)
+    assert_fits(phone, "gndt", screenshot)
 
 
 @pytest.mark.parametrize("view", ["", "?view=side"])
-def test_a_diff_fits_a_phone(phone, live_server, screenshots_dir, view):
+def test_a_diff_fits_a_phone(phone, live_server, screenshot, view):
     from dynasties.models import User
     from ruleset.models import Page
     from ruleset.services import revision_add
@@ -93,7 +91,7 @@ def test_a_diff_fits_a_phone(phone, live_server, screenshots_dir, view):
     )
     phone.goto(f"{live_server.url}/wiki/ruleset/diff/1/2/{view}")
     summary_in_first_screen(phone)
-    assert_fits(phone, "diff" + view.replace("?view=", "-"), screenshots_dir)
+    assert_fits(phone, "diff" + view.replace("?view=", "-"), screenshot)
 
 
 NARROW = {"width": 375, "height": 667}
@@ -109,7 +107,7 @@ def narrow(browser, live_server):
     context.close()
 
 
-def test_on_a_narrow_phone_the_menu_is_one_line_that_scrolls_sideways(narrow, live_server, screenshots_dir):
+def test_on_a_narrow_phone_the_menu_is_one_line_that_scrolls_sideways(narrow, live_server, screenshot):
     """At 375 px the menu stays one line above the game's summary instead of wrapping to four; the part beyond
     the screen's edge fades, and scrolling reaches the last link."""
     nav = narrow.locator(".site-nav")
@@ -123,11 +121,11 @@ def test_on_a_narrow_phone_the_menu_is_one_line_that_scrolls_sideways(narrow, li
     expect(nav.get_by_role("button", name="Log out")).to_be_in_viewport()
     expect(nav).not_to_have_attribute("data-more-right", "")
     expect(nav).to_have_attribute("data-more-left", "")
-    narrow.screenshot(path=os.path.join(screenshots_dir, "phone-375-menu.png"))
+    screenshot(narrow, "phone-375-menu.png")
     assert narrow.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
 
 
-def test_on_a_narrow_phone_the_gndt_says_it_scrolls_sideways(narrow, live_server, screenshots_dir):
+def test_on_a_narrow_phone_the_gndt_says_it_scrolls_sideways(narrow, live_server, screenshot):
     """The table is wider than a 375 px screen: a written hint says to swipe it, its region is named for
     keyboard and screen-reader users, and once scrolled to its end the edge stops fading. On a wide screen,
     where the table fits, no hint is shown."""
@@ -137,7 +135,7 @@ def test_on_a_narrow_phone_the_gndt_says_it_scrolls_sideways(narrow, live_server
     expect(hint).to_contain_text("swipe it sideways to see every column")
     region = narrow.get_by_role("region", name="The GNDT")
     expect(region).to_have_attribute("data-more-right", "")
-    narrow.screenshot(path=os.path.join(screenshots_dir, "phone-375-gndt.png"))
+    screenshot(narrow, "phone-375-gndt.png")
     region.evaluate("box => box.scrollLeft = box.scrollWidth")
     expect(region).not_to_have_attribute("data-more-right", "")
     assert narrow.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -13,7 +11,7 @@ from blognomic.moving.demo import build_demo
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_search_for_a_rules_wording_finds_its_proposal(browser, live_server, screenshots_dir):
+def test_a_search_for_a_rules_wording_finds_its_proposal(browser, live_server, screenshot):
     build_demo(now=timezone.now())
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.goto(live_server.url + "/")
@@ -22,6 +20,6 @@ def test_a_search_for_a_rules_wording_finds_its_proposal(browser, live_server, s
     page.click("form.search-form button[type=submit]")
     expect(page.locator("#results-posts .hits li").first).to_contain_text("Oil Rations")
     expect(page.locator("#results-posts mark").first).to_have_text("gains 3 Oil")
-    page.screenshot(path=os.path.join(screenshots_dir, "search.png"), full_page=True)
+    screenshot(page, "search.png", full_page=True)
     page.locator("#results-posts .hits a").first.click()
     expect(page.locator("h1")).to_contain_text("Oil Rations")

@@ -6,7 +6,6 @@ clock runs on from there, so daily and weekly limits fall the same way on every 
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -56,7 +55,7 @@ def update_own_row(page, base: str, row: Row, comment: str, action: str = "") ->
     page.click("form.gndt-edit button.save")
 
 
-def test_2005_a_petition_the_duke_answers(browser, live_server, screenshots_dir, clock):
+def test_2005_a_petition_the_duke_answers(browser, live_server, screenshot, clock):
     """Ruleset 21: “only the Duke may vote on it”, and after 48 hours “If the Duke has voted FOR the Petition
     then it is considered approved”. A Family sees no voting buttons on Jonas Pfeil's Petition; the Duke
     pronounces FOR (the dynasty calls it “Aye”); two days after it was posted the admin enacts it, approved."""
@@ -69,7 +68,7 @@ def test_2005_a_petition_the_duke_answers(browser, live_server, screenshots_dir,
     expect(family.locator(".tally-electorate")).to_have_text(families.EMPEROR)
     expect(family.locator("button.vote-for")).to_have_count(0)
     expect(family.locator("#sidebar, body")).to_contain_text("The Year")
-    family.screenshot(path=os.path.join(screenshots_dir, "seed-2005-petition-family.png"), full_page=True)
+    screenshot(family, "seed-2005-petition-family.png", full_page=True)
 
     duke = browser.new_page(viewport={"width": 1200, "height": 900})
     log_in(duke, live_server.url, families.EMPEROR, families.DEMO.password, url)
@@ -77,7 +76,7 @@ def test_2005_a_petition_the_duke_answers(browser, live_server, screenshots_dir,
     duke.click("button.vote-for")
     expect(duke.locator(".voters-for")).to_contain_text(families.EMPEROR)
     expect(duke.locator(".tally-columns th").first).to_contain_text("Aye")
-    duke.screenshot(path=os.path.join(screenshots_dir, "seed-2005-petition-duke.png"), full_page=True)
+    screenshot(duke, "seed-2005-petition-duke.png", full_page=True)
 
     clock.move_to(petition.posted_at + timedelta(hours=48, minutes=5))
     admin = browser.new_page(viewport={"width": 1200, "height": 900})
@@ -86,12 +85,12 @@ def test_2005_a_petition_the_duke_answers(browser, live_server, screenshots_dir,
     expect(admin.locator(".messages .message.success")).to_contain_text("Enacted")
     admin.goto(live_server.url + url)
     expect(admin.locator(".admin-note")).to_contain_text("approved")
-    admin.screenshot(path=os.path.join(screenshots_dir, "seed-2005-petition-approved.png"), full_page=True)
+    screenshot(admin, "seed-2005-petition-approved.png", full_page=True)
     for page in (family, duke, admin):
         page.close()
 
 
-def test_2008_werewolves_a_town_meeting_at_daytime(browser, live_server, screenshots_dir, clock):
+def test_2008_werewolves_a_town_meeting_at_daytime(browser, live_server, screenshot, clock):
     """Ruleset 50: “Dead Villagers and Prisoners may not vote in a Town Meeting”, whose Quorum is half the
     living, unimprisoned Villagers, rounded down, plus one: 4 of the 7 who may vote, not the 5 of all nine.
     It is Daytime (an even day); Fenwick sees his own secret Role and nobody else's, votes FOR, and with
@@ -108,7 +107,7 @@ def test_2008_werewolves_a_town_meeting_at_daytime(browser, live_server, screens
     expect(fenwick.locator(f"#cell-{role.row_id}-{role.column_id}")).to_have_text("Werewolf")
     expect(fenwick.locator(f"#cell-{theda.row_id}-{theda.column_id}")).not_to_contain_text("Werewolf")
     expect(fenwick.locator("th", has_text="Acuity Points")).to_have_count(0)
-    fenwick.screenshot(path=os.path.join(screenshots_dir, "seed-2008-werewolves-gndt.png"), full_page=True)
+    screenshot(fenwick, "seed-2008-werewolves-gndt.png", full_page=True)
 
     fenwick.goto(live_server.url + url)
     expect(fenwick.locator(".tally-kind")).to_have_text("Town Meeting")
@@ -129,12 +128,12 @@ def test_2008_werewolves_a_town_meeting_at_daytime(browser, live_server, screens
     clock.move_to(meeting.posted_at + timedelta(hours=12, minutes=5))  # 2008: open at least 12 hours
     marek.reload()
     expect(marek.locator(".can-enact")).to_contain_text("Can be enacted now")
-    marek.screenshot(path=os.path.join(screenshots_dir, "seed-2008-town-meeting.png"), full_page=True)
+    screenshot(marek, "seed-2008-town-meeting.png", full_page=True)
     for page in (fenwick, marek):
         page.close()
 
 
-def test_2008_poker_hole_cards_from_a_private_deck(browser, live_server, screenshots_dir, clock):
+def test_2008_poker_hole_cards_from_a_private_deck(browser, live_server, screenshot, clock):
     """Ruleset 52: Doc Pruitt picks up his own deck for hand 3 ("noted privately by the Player", its checksum
     public), draws two positions and sees his hole cards, on the deck's page and his own page; Jeb Malone
     sees the checksum and the positions only, until Doc reveals the deck at the showdown and the site shows
@@ -143,7 +142,7 @@ def test_2008_poker_hole_cards_from_a_private_deck(browser, live_server, screens
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     log_in(page, live_server.url, "Doc Pruitt", saloon.DEMO.password, "/gndt/")
     expect(page.locator("body")).to_contain_text("The Pot")
-    page.screenshot(path=os.path.join(screenshots_dir, "seed-poker-table.png"), full_page=True)
+    screenshot(page, "seed-poker-table.png", full_page=True)
 
     page.click("nav.gndt-links >> text=Decks")
     page.fill("#deck-hand", "3")
@@ -158,7 +157,7 @@ def test_2008_poker_hole_cards_from_a_private_deck(browser, live_server, screens
     order = deck.order.split("\n")
     cards = [order[position - 1] for position in draw.positions]
     expect(page.locator(".hole-cards .card")).to_have_text(cards)
-    page.screenshot(path=os.path.join(screenshots_dir, "seed-poker-hole-cards.png"), full_page=True)
+    screenshot(page, "seed-poker-hole-cards.png", full_page=True)
     page.goto(f"{live_server.url}/players/Doc Pruitt/")
     expect(page.locator(".hole-cards")).to_contain_text(cards[0])
 
@@ -178,12 +177,12 @@ def test_2008_poker_hole_cards_from_a_private_deck(browser, live_server, screens
     expect(jeb.locator(".verified")).to_be_visible()
     expect(jeb.locator(".hole-cards .card")).to_have_text(cards)
     expect(jeb.locator(".salt")).to_have_text(deck.salt)
-    jeb.screenshot(path=os.path.join(screenshots_dir, "seed-poker-showdown.png"), full_page=True)
+    screenshot(jeb, "seed-poker-showdown.png", full_page=True)
     for each in (page, jeb):
         each.close()
 
 
-def test_2015_hackers_reveal_a_codename_sentence_and_add_a_subroutine(browser, live_server, screenshots_dir, clock):
+def test_2015_hackers_reveal_a_codename_sentence_and_add_a_subroutine(browser, live_server, screenshot, clock):
     """The 2015 ruleset: a wrong sentence is refused and the seal stays sealed; Marlow Dyer's own sentence
     naming his Corp is verified, proving he controls :Nightjar; then he adds a Subroutine to its Tool as his
     daily action, and a second one the same day is refused."""
@@ -202,7 +201,7 @@ def test_2015_hackers_reveal_a_codename_sentence_and_add_a_subroutine(browser, l
     page.click("form.stacked button[type=submit]")
     page.goto(f"{live_server.url}/seals/")
     expect(page.locator(f"#seal-{seal.pk} .revealed-text")).to_have_text(hackers.NIGHTJAR_SENTENCE)
-    page.screenshot(path=os.path.join(screenshots_dir, "seed-hackers-reveal.png"), full_page=True)
+    screenshot(page, "seed-hackers-reveal.png", full_page=True)
 
     nightjar = Row.objects.get(name=":Nightjar")
     tool = nightjar.cells.get(column__name="Tool")
@@ -219,11 +218,11 @@ def test_2015_hackers_reveal_a_codename_sentence_and_add_a_subroutine(browser, l
     expect(page.locator(".message.error")).to_contain_text("Add a Subroutine")
     tool.refresh_from_db()
     assert tool.value == "^^?2^"
-    page.screenshot(path=os.path.join(screenshots_dir, "seed-hackers-daily.png"), full_page=True)
+    screenshot(page, "seed-hackers-daily.png", full_page=True)
     page.close()
 
 
-def test_2016_a_fourth_raid_in_a_week_is_refused(browser, live_server, screenshots_dir, clock):
+def test_2016_a_fourth_raid_in_a_week_is_refused(browser, live_server, screenshot, clock):
     """Ruleset 142: “As a Daily Action, but no more than three times during a Week, a Hunter may Raid”. Lark
     raided on Monday and Tuesday; her raid today goes through, and tomorrow's fourth is refused, naming the
     cap, though a day has passed."""
@@ -251,5 +250,5 @@ def test_2016_a_fourth_raid_in_a_week_is_refused(browser, live_server, screensho
     update_own_row(page, live_server.url, row, "Raiding CD again: DICE10 DICE3", action="Raid")
     expect(page.locator(".message.error")).to_contain_text("at most 3")
     assert Update.objects.filter(by=lark, action__name="Raid").count() == 3
-    page.screenshot(path=os.path.join(screenshots_dir, "seed-hunters-raid-cap.png"), full_page=True)
+    screenshot(page, "seed-hunters-raid-cap.png", full_page=True)
     page.close()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 from collections import Counter
 from pathlib import Path
 
@@ -26,7 +25,7 @@ pytestmark = [
 ]
 
 
-def test_the_statistics_page_shows_every_chart_of_an_imported_history(browser, live_server, screenshots_dir):
+def test_the_statistics_page_shows_every_chart_of_an_imported_history(browser, live_server, screenshot):
     call_command("import_history", "--dynasties", "3", stdout=io.StringIO())
     page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
     page.goto(live_server.url + "/")
@@ -43,4 +42,4 @@ def test_the_statistics_page_shows_every_chart_of_an_imported_history(browser, l
     with (Path(settings.BASE_DIR) / DEFAULT_DIRECTORY / "fullprophistory.csv").open(encoding="utf-8") as handle:
         proposers = Counter(row["proposer"] for row in csv.DictReader(handle) if int(row["dynasty"]) >= 230)
     expect(page.locator("table.stats-players tbody tr").first).to_contain_text(proposers.most_common(1)[0][0])
-    page.screenshot(path=os.path.join(screenshots_dir, "stats.png"), full_page=True)
+    screenshot(page, "stats.png", full_page=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 
 import pytest
@@ -32,7 +31,7 @@ Quorum: half the Players, plus one.
 """
 
 
-def test_declaration_enactment_and_ascension_rename_the_players(browser, live_server, screenshots_dir):
+def test_declaration_enactment_and_ascension_rename_the_players(browser, live_server, screenshot):
     now = timezone.now()
     players = make_table(5, start=now - timedelta(days=3), admins=(1,))
     page_create(title="Ruleset", kind=Page.RULESET, text=RULESET, now=now - timedelta(days=3), slug="ruleset")
@@ -74,7 +73,7 @@ def test_declaration_enactment_and_ascension_rename_the_players(browser, live_se
     page.fill("input[name=emperor_term]", "Pirate")
     page.check("input[name=keep_rules][value=rule-gold]")
     page.fill("textarea[name=body]", "Welcome aboard, Hunters.")
-    page.screenshot(path=os.path.join(screenshots_dir, "ascension-form.png"), full_page=True)
+    screenshot(page, "ascension-form.png", full_page=True)
     page.click(".ascension-form button[type=submit]")
     expect(page.locator(".message.success")).to_contain_text("The new dynasty has begun")
     expect(page.locator(".hiatus-banner")).to_have_count(0)
@@ -87,5 +86,5 @@ def test_declaration_enactment_and_ascension_rename_the_players(browser, live_se
     expect(body).to_contain_text("Every Hunter may vote. The Pirate may veto.")
     expect(body).to_contain_text("Each Hunter has some Gold.")
     expect(body).not_to_contain_text("Maps")
-    page.screenshot(path=os.path.join(screenshots_dir, "ruleset-after-ascension.png"), full_page=True)
+    screenshot(page, "ruleset-after-ascension.png", full_page=True)
     assert Page.objects.filter(title="Ruleset 1").exists()

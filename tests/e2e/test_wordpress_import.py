@@ -14,7 +14,7 @@ from votes.models import Post
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_an_imported_proposal_shows_its_votes_and_tally(browser, live_server, screenshots_dir, tmp_path):
+def test_an_imported_proposal_shows_its_votes_and_tally(browser, live_server, screenshot, tmp_path):
     """Item 8: "import a small WordPress export ... open ... an imported Proposal with its votes and tally"."""
     export = tmp_path / "blog.xml"
     export.write_bytes(blog())
@@ -32,4 +32,4 @@ def test_an_imported_proposal_shows_its_votes_and_tally(browser, live_server, sc
     expect(page.locator(".tally-quorum")).to_be_visible()
     expect(page.locator("#comments .comment")).to_have_count(5)
     expect(page.locator("#comments .icon-for")).to_have_count(3)
-    page.screenshot(path=os.path.join(screenshots_dir, "wordpress-imported-proposal.png"), full_page=True)
+    screenshot(page, "wordpress-imported-proposal.png", full_page=True)
