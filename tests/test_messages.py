@@ -10,7 +10,7 @@ from django.urls import reverse
 from blognomic.community.messaging import services
 from blognomic.community.messaging.models import Conversation, Message
 from blognomic.community.messaging.selectors import inbox, unread_count
-from blognomic.community.messaging.services import MessageError, message_reply, message_send
+from blognomic.community.messaging.services import MessageError, conversation_mark_read, message_reply, message_send
 from dynasties.models import Notification
 from tests.factories import PASSWORD, make_spectator, make_table
 
@@ -33,6 +33,19 @@ def test_a_message_to_two_players_is_one_conversation_they_both_see_unread(playe
     assert Notification.objects.filter(key__startswith="message:").count() == 2
     message_reply(conversation=conversation, sender=emperor, body="Noted.", now=t0 + timedelta(minutes=5))
     assert unread_count(cato) == 1 and unread_count(ada) == 2
+
+
+def test_each_reader_counts_unread_from_their_own_last_reading(players, t0):
+    """What one participant has read changes no other's count: the Emperor reads the thread, Ada has not, and
+    Cato's next message is one new message for the Emperor and the second for Ada."""
+    emperor, ada, _bram, cato = players
+    conversation = message_send(sender=cato, recipients=["P01", "P02"], subject="Tides", body="High at nine.", now=t0)
+    conversation_mark_read(conversation=conversation, user=emperor, now=t0 + timedelta(minutes=1))
+    assert unread_count(emperor) == 0 and unread_count(ada) == 1
+    message_reply(conversation=conversation, sender=cato, body="Low at three.", now=t0 + timedelta(minutes=2))
+    assert unread_count(emperor) == 1 and unread_count(ada) == 2
+    conversation_mark_read(conversation=conversation, user=ada, now=t0 + timedelta(minutes=3))
+    assert unread_count(emperor) == 1 and unread_count(ada) == 0
 
 
 @pytest.mark.parametrize(

@@ -8,13 +8,17 @@ from blognomic.community.messaging.models import Conversation, Message, Particip
 
 
 def unread_count(user) -> int:
-    """Messages from others in the user's conversations that arrived after they last read each one."""
-    mine = Participant.objects.filter(conversation=OuterRef("conversation"), user=user)
+    """Messages from others in the user's conversations that arrived after they last read each one.
+
+    Every signed-in page asks. The user's own participant row is joined once and compared in the same
+    ``filter()`` (a second call would join another participant), not looked up again for each message."""
     return (
-        Message.objects.filter(conversation__participants__user=user)
+        Message.objects.filter(
+            Q(conversation__participants__last_read_at__isnull=True)
+            | Q(sent_at__gt=F("conversation__participants__last_read_at")),
+            conversation__participants__user=user,
+        )
         .exclude(sender=user)
-        .annotate(read_at=Subquery(mine.values("last_read_at")[:1]))
-        .filter(Q(read_at__isnull=True) | Q(sent_at__gt=F("read_at")))
         .count()
     )
 
