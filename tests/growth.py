@@ -37,8 +37,9 @@ def growth(prepare, small: int, rounds: int = 5) -> float:
 def cpu_seconds(work) -> float:
     """The CPU seconds ``work`` takes, with the garbage collector held off as ``timeit`` does: a collection
     costs in proportion to everything the process holds, which late in the suite is far more than the work's
-    own objects, and may fall in one size's timing and not the other's."""
-    gc.collect()
+    own objects, and may fall in one size's timing and not the other's. For the same reason nothing is
+    collected beforehand: a full collection late in the suite took a third of a second, and the growth tests
+    ask for dozens (16 of their 28 CPU-seconds in the whole suite)."""
     gc.disable()
     try:
         start = time.process_time()
