@@ -39,7 +39,7 @@ def cpu_seconds(work) -> float:
     costs in proportion to everything the process holds, which late in the suite is far more than the work's
     own objects, and may fall in one size's timing and not the other's. For the same reason nothing is
     collected beforehand: a full collection late in the suite took a third of a second, and the growth tests
-    ask for dozens (16 of their 28 CPU-seconds in the whole suite)."""
+    asked for dozens (28 CPU-seconds in the whole suite with them, 5 without)."""
     gc.disable()
     try:
         start = time.process_time()

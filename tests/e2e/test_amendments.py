@@ -23,10 +23,6 @@ from votes.services import comment_add
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def shoot(page, screenshot, name: str) -> None:
-    screenshot(page, f"amendment-{name}.png", full_page=True)
-
-
 def log_in(page, base: str, name: str) -> None:
     page.goto(base + "/accounts/login/")
     page.fill('input[name="username"]', name)
@@ -77,7 +73,7 @@ def test_a_proposal_written_in_the_editor_is_enacted_and_a_rival_shows_its_confl
     preview = page.locator("#amendment")
     expect(preview).to_contain_text("In 2.3 Storms, replaces")
     expect(preview).to_contain_text("P03’s Gold +2")
-    shoot(page, screenshot, "preview")
+    screenshot(page, "amendment-preview.png", full_page=True)
     # The preview keeps what was picked.
     expect(page.locator('select[name="gndt_0_row"]')).to_have_value("P03")
     screenshot(page.locator("#gndt-editor"), "amendment-gndt-editor.png")
@@ -114,10 +110,10 @@ def test_a_proposal_written_in_the_editor_is_enacted_and_a_rival_shows_its_confl
     expect(rival.locator(".amendment-conflict")).to_contain_text(
         "changed since this was posted (Proposal: Gentle Storms, enacted"
     )
-    shoot(page, screenshot, "admin-panel-conflict")
+    screenshot(page, "amendment-admin-panel-conflict.png", full_page=True)
     page.goto(base + "/posts/no-storms/")
     expect(page.locator("#amendment .amendment-conflict")).to_contain_text("the passage to replace no longer occurs")
-    shoot(page, screenshot, "post-conflict")
+    screenshot(page, "amendment-post-conflict.png", full_page=True)
 
     page.goto(base + "/admin-panel/")
     page.locator('#panel-no-storms button[value="fail"]').click()
@@ -128,7 +124,7 @@ def test_a_proposal_written_in_the_editor_is_enacted_and_a_rival_shows_its_confl
     page.goto(base + "/wiki/ruleset/rule/rule-storms/history/")
     expect(page.locator(".wiki-history tbody tr").first).to_contain_text("Proposal: Gentle Storms")
     expect(page.locator(".rule-blame")).to_contain_text("Last changed by Proposal: Gentle Storms, enacted")
-    shoot(page, screenshot, "rule-history")
+    screenshot(page, "amendment-rule-history.png", full_page=True)
     # The rule's blame on the Ruleset itself names the first proposal, and links it.
     page.goto(base + "/wiki/ruleset/")
     blame = page.locator("#rule-storms > .rule-blame")
@@ -146,4 +142,4 @@ def test_a_proposal_written_in_the_editor_is_enacted_and_a_rival_shows_its_confl
     expect(page.locator(".game-at-pending")).to_contain_text("Proposal: No Storms")
     page.locator(".game-at-ruleset summary").click()
     expect(page.locator(".game-at-ruleset")).to_contain_text("Storms sink the ships")
-    shoot(page, screenshot, "game-at")
+    screenshot(page, "amendment-game-at.png", full_page=True)

@@ -45,10 +45,6 @@ def build_wiki(now):
     return page
 
 
-def shoot(page, screenshot, name: str, *, full_page: bool = True) -> None:
-    screenshot(page, f"wiki-{name}.png", full_page=full_page)
-
-
 def test_a_visitor_reads_the_ruleset_its_history_a_diff_and_an_old_revision(browser, live_server, screenshot):
     """Not logged in: the Ruleset, a "Rule 1.3" link, the history, a diff both ways and revision 1."""
     build_wiki(timezone.now())
@@ -59,18 +55,18 @@ def test_a_visitor_reads_the_ruleset_its_history_a_diff_and_an_old_revision(brow
     expect(page.locator(".ruleset-toc")).to_contain_text("Dynasties")
     expect(page.locator("#rule-gold h3")).to_contain_text("2.4 Gold")
     expect(page.locator(".wiki-tabs")).not_to_contain_text("Edit")
-    shoot(page, screenshot, "ruleset")
+    screenshot(page, "wiki-ruleset.png", full_page=True)
 
     page.locator("#rule-gold a.rule-ref", has_text="1.3").click()
     expect(page).to_have_url(re.compile(r"/wiki/ruleset/#rule-dynasties$"))
     expect(page.locator("#rule-dynasties")).to_be_in_viewport()
-    shoot(page, screenshot, "rule-link", full_page=False)
+    screenshot(page, "wiki-rule-link.png")
 
     page.locator(".wiki-tabs a", has_text="History").click()
     expect(page.locator(".wiki-history tbody tr")).to_have_count(3)
     expect(page.locator("#r3")).to_contain_text("Enacting Proposal: Gold")
     expect(page.locator("#r1 .wiki-size-change")).to_have_text(re.compile(r"\(\+[\d,]+\)"))
-    shoot(page, screenshot, "history")
+    screenshot(page, "wiki-history.png", full_page=True)
 
     page.locator('#r1 input[name="old"]').check()
     page.locator('#r3 input[name="new"]').check()
@@ -79,21 +75,21 @@ def test_a_visitor_reads_the_ruleset_its_history_a_diff_and_an_old_revision(brow
     expect(page).to_have_url(re.compile(r"/wiki/ruleset/diff/1/3/\?view=side$"))
     expect(page.locator("table.diff-side-by-side")).to_be_visible()
     expect(page.locator("table.diff-side-by-side ins").first).to_be_visible()
-    shoot(page, screenshot, "diff-side-by-side")
+    screenshot(page, "wiki-diff-side-by-side.png", full_page=True)
 
     page.evaluate("window.__notReloaded = true")
     page.locator(".diff-views a", has_text="Inline").click()
     expect(page.locator(".diff-inline")).to_be_visible()
     expect(page).to_have_url(re.compile(r"/wiki/ruleset/diff/1/3/\?view=inline$"))
     assert page.evaluate("window.__notReloaded === true"), "htmx swapped the diff in place"
-    shoot(page, screenshot, "diff-inline")
+    screenshot(page, "wiki-diff-inline.png", full_page=True)
 
     page.locator(".diff-head-old h3 a").click()
     expect(page.locator(".wiki-revision-heading")).to_contain_text("Revision as of")
     expect(page.locator(".wiki-revision-heading")).to_contain_text("P02")
     expect(page.locator(".wiki-old-note")).to_contain_text("revision 1 of 3")
     expect(page.locator("#rule-gold")).to_have_count(0)
-    shoot(page, screenshot, "old-revision")
+    screenshot(page, "wiki-old-revision.png", full_page=True)
     page.locator("a.newer").click()
     expect(page).to_have_url(re.compile(r"/wiki/ruleset/r/2/$"))
 
@@ -101,7 +97,7 @@ def test_a_visitor_reads_the_ruleset_its_history_a_diff_and_an_old_revision(brow
     phone.goto(live_server.url + "/wiki/ruleset/diff/1/3/?view=side")
     expect(phone.locator("table.diff-side-by-side")).to_be_visible()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390, "the diff fits a phone"
-    shoot(phone, screenshot, "diff-phone")
+    screenshot(phone, "wiki-diff-phone.png", full_page=True)
     phone.goto(live_server.url + "/wiki/ruleset/history/")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390, "the history fits a phone"
     page.close()
