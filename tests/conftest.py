@@ -14,6 +14,7 @@ from dynasties import outbound
 from tests import flush_by_delete
 from tests.isolation import resolve_offline, run_tasks_in_process
 from tests.site_sweep import site_sweep  # noqa: F401  (one sweep of the site for the whole session)
+from tests.site_writes import writes_through_the_site
 
 flush_by_delete.install()
 
@@ -55,8 +56,9 @@ def uses_database(item: pytest.Item) -> bool:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The suite runs once on SQLite and once on PostgreSQL: a test that cannot touch the database (pure rules,
     parsers, settings, the tools that start their own SQLite site) runs on the SQLite run only, and so do the
-    browser and checker runs over pages the database does not shape (marked ``once_per_suite``). They are
-    skipped here, before their fixtures start a browser or a live server for nothing."""
+    browser and checker runs over pages the database does not shape, which write nothing through the site
+    (marked ``once_per_suite``; ``once_per_suite_reads_only`` holds them to it). They are skipped here, before
+    their fixtures start a browser or a live server for nothing."""
     from django.db import connection
 
     if connection.vendor == "sqlite":
@@ -159,6 +161,21 @@ def static_files_looked_up_when_asked(settings):
     each time a test client starts: 27 ms for its 700 files, for every client of the suite, and a listing that
     failed when the other database's run, collecting the static files, rewrote one under it."""
     settings.WHITENOISE_AUTOREFRESH = True
+
+
+@pytest.fixture(autouse=True)
+def once_per_suite_reads_only(request, monkeypatch):
+    """A test marked ``once_per_suite`` runs on SQLite alone, so it may read the site but write nothing to the game
+    through it: such a test fails here, naming the requests that wrote, and belongs on both databases."""
+    if request.node.get_closest_marker("once_per_suite") is None:
+        yield
+        return
+    with writes_through_the_site(monkeypatch) as written:
+        yield
+    assert not written, (
+        f"run once per suite, yet wrote through the site at {sorted(set(written))}: what a request writes is "
+        "checked on both databases, so drop the test's once_per_suite mark"
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import io
 from datetime import timedelta
+from urllib.parse import quote
 
 import pytest
 import time_machine
 from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from dynasties.models import Application, User
 from dynasties.parsing import (
@@ -30,6 +32,7 @@ from ruleset.models import Page, ProtectionChange, Revision
 from ruleset.services import page_create, revision_add
 from tests.factories import PASSWORD, make_proposal
 from tests.gndt.builders import make_gndt
+from tests.hostile_game import ALL_TEXT, PAYLOADS, VISITOR_PAGES, addresses, fill_every_field
 from votes.models import Comment, Post
 
 pytestmark = pytest.mark.django_db
@@ -428,3 +431,21 @@ def test_import_ruleset_never_stores_a_nul_byte_from_its_file(game, now, tmp_pat
     latest = Revision.objects.filter(page__slug="ruleset").order_by("-number").first()
     assert "obeys this Ruleset" in latest.text
     assert not any("\x00" in text for text in Revision.objects.values_list("text", flat=True))
+
+
+# --- cross-site scripting payloads, stored ---------------------------------------------------------------
+
+
+def test_every_payload_is_kept_as_written_and_every_page_showing_one_answers():
+    """Every payload in every field, stored through the services on this database, is read back as it was
+    written, and every page that shows them answers an admin and a visitor without a server error. Whether
+    any of them runs as script in those pages is the browser's test, run once per suite."""
+    admin = fill_every_field(timezone.now())
+    proposal = Post.objects.get(kind="proposal")
+    assert proposal.body == ALL_TEXT
+    assert list(proposal.comments.order_by("pk").values_list("text", flat=True)) == PAYLOADS
+    assert Page.objects.get(slug="ruleset").current.text.endswith(ALL_TEXT)
+    for client, urls in ((logged_in(admin.username), addresses()), (Client(), VISITOR_PAGES)):
+        for url in urls:
+            response = client.get(quote(url, safe="/:?=&"))
+            assert response.status_code < 500, f"{url}: {response.status_code}"
