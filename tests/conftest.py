@@ -243,7 +243,8 @@ def screenshot():
     os.makedirs(SCREENSHOTS, exist_ok=True)
 
     def take(target, name: str, *, full_page: bool = False) -> None:
-        if connection.vendor == "sqlite":  # a locator's screenshot takes no full_page at all
+        if connection.vendor == "sqlite":
+            # full_page only when asked: a locator's screenshot takes no such argument at all.
             target.screenshot(path=os.path.join(SCREENSHOTS, name), **({"full_page": True} if full_page else {}))
 
     return take
