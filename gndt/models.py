@@ -339,8 +339,14 @@ class Update(models.Model):
     ]
 
     dynasty = models.ForeignKey("dynasties.Dynasty", on_delete=models.CASCADE, related_name="gndt_updates")
+    # Indexed with the dynasty (Meta.indexes), which serves a look-up by person alone as well.
     by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="gndt_updates"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="gndt_updates",
+        db_index=False,
     )
     at = models.DateTimeField(db_index=True)
     comment = models.TextField(blank=True)
@@ -377,7 +383,13 @@ class Update(models.Model):
 
     class Meta:
         ordering = ["-at", "-pk"]
-        indexes = [models.Index(fields=["dynasty", "at"], name="gndt_update_dynasty_at")]
+        indexes = [
+            models.Index(fields=["dynasty", "at"], name="gndt_update_dynasty_at"),
+            # The log's menu of everyone who has updated asks, person by person, whether they have an update in
+            # the dynasty: found in one step here, where the dynasty's index alone made SQLite read its whole
+            # log for each person who has none (1.2 s a page over 50,000 updates).
+            models.Index(fields=["by", "dynasty"], name="gndt_update_by_dynasty"),
+        ]
 
     def __str__(self) -> str:
         return f"Update {self.pk} by {self.by or 'the system'} at {self.at:%Y-%m-%d %H:%M}"
