@@ -10,8 +10,12 @@ The result for the next test is the same: empty tables, the sequences left where
 does not reset them either unless asked), and the content types and permissions migrate made, now with the
 same ids throughout the run. No test writes either table. Every foreign key Django makes is deferred to the
 end of the transaction, so the tables can be emptied in any order. A test case that limits its apps or
-serializes its rollback, and a ``flush`` a test calls itself, are left to Django as before. Dead rows are
-cleared by the suite's own vacuum between tests (``tests/conftest.py``).
+serializes its rollback is left to Django as before. Dead rows are cleared by the suite's own vacuum between
+tests (``tests/conftest.py``).
+
+A test that needs the database emptied part way through (to import an archive into it, or restore a backup)
+calls ``empty_every_table`` too, rather than Django's ``flush`` command: the database it leaves is the one a
+freshly migrated site has, and it takes milliseconds where the command took 0.4–1.6 s on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -25,6 +29,15 @@ from django.test import TransactionTestCase
 KEPT = frozenset({"django_content_type", "auth_permission"})
 
 
+def empty_every_table(connection=None) -> None:
+    """Every table of the database emptied but the content types and permissions that migrate made."""
+    connection = connection or connections["default"]
+    tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
+    deletes = [f"DELETE FROM {connection.ops.quote_name(table)}" for table in tables if table not in KEPT]
+    deferred = ["SET CONSTRAINTS ALL DEFERRED"] if connection.vendor == "postgresql" else []
+    connection.ops.execute_sql_flush(deferred + deletes)
+
+
 def install() -> None:
     flush = TransactionTestCase._fixture_teardown
 
@@ -33,10 +46,6 @@ def install() -> None:
         if self.available_apps is not None or self.serialized_rollback:
             return flush(self)
         for db_name in self._databases_names(include_mirrors=False):
-            connection = connections[db_name]
-            tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
-            deletes = [f"DELETE FROM {connection.ops.quote_name(table)}" for table in tables if table not in KEPT]
-            deferred = ["SET CONSTRAINTS ALL DEFERRED"] if connection.vendor == "postgresql" else []
-            connection.ops.execute_sql_flush(deferred + deletes)
+            empty_every_table(connections[db_name])
 
     TransactionTestCase._fixture_teardown = empty_tables  # type: ignore[method-assign]
