@@ -111,7 +111,6 @@ def test_core_rules_page_shows_changes_and_takes_them_from_admins(client, enacte
 
 @pytest.mark.django_db(transaction=True)
 def test_rule_changes_survive_an_archive_round_trip(enacted, t0):
-
     from blognomic.moving.archive import ArchiveError, export_archive, import_archive
 
     players, proposal = enacted
