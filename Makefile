@@ -10,6 +10,11 @@ POSTGRES_URL = $(or $(PG_URL),$$(cat .run/pg-url))
 # (pytest-xdist). Tests that share an expensive module fixture carry one xdist_group, so one worker makes it once.
 # On two CPUs the two databases side by side, one process each, is the fastest measured; N=2 was slower.
 TEST_WORKERS ?= 0
+# Python keeps each module it compiles as bytecode beside it (in __pycache__, which git ignores) and later
+# processes read that instead of compiling again. Some containers turn this off (PYTHONDONTWRITEBYTECODE): then
+# each run of the suite, and each of the web, worker and manage.py processes its tests start, compiled the site
+# and the tests anew, assertions rewritten included (half of collecting the suite).
+export PYTHONDONTWRITEBYTECODE :=
 PYTEST = $(BIN)/python -m pytest $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadgroup)
 
 $(BIN)/python:
