@@ -4,9 +4,8 @@ for memory and handing it back hundreds of times a page.
 Since 3.11, CPython keeps the frames of Python calls on a stack of 16 KiB chunks. A call that finds the chunk
 full gets a fresh one from the kernel (mmap), and gives it back (munmap) when it returns. Rendering a page
 nests Django's template nodes dozens of calls deep, up and down across such a boundary again and again: an
-uncached front page made some 575 page faults a request and spent 4 of its 33 ms in the kernel on this
-project's machine (CPython issue gh-142183; 3.13 and 3.14 have since kept one spare chunk, 3.11 and 3.12
-never will).
+uncached front page made some 575 page faults a request and spent 4 of its 33 ms in the kernel, as measured
+on 3.11 (CPython issue gh-142183; 3.13 and 3.14 have since kept one spare chunk, 3.11 and 3.12 never will).
 
 The way round it from Python: a request starts in a call whose frame is too big for the chunk in use, so
 CPython gives that frame a chunk of its own, sized with room to spare after it (16 KiB, doubled until it holds
