@@ -5,14 +5,15 @@ from __future__ import annotations
 import gc
 import os
 import time
-from datetime import UTC, datetime
+from datetime import datetime
 
 import pytest
 from django.db.backends.signals import connection_created
 
 from dynasties import outbound
 from tests import flush_by_delete
-from tests.isolation import resolve_offline, run_tasks_in_process
+from tests.factories import T0
+from tests.isolation import FAST_HASHERS, resolve_offline, run_tasks_in_process
 from tests.site_sweep import site_sweep  # noqa: F401  (one sweep of the site for the whole session)
 from tests.site_writes import writes_through_the_site
 
@@ -151,8 +152,7 @@ def _upkeep_connection(database: dict):
 
 @pytest.fixture(autouse=True)
 def fast_passwords(settings):
-    """Password hashing is deliberately slow; tests create many accounts."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 @pytest.fixture(autouse=True)
@@ -215,7 +215,7 @@ def postgres_only():
 
 @pytest.fixture
 def t0() -> datetime:
-    return datetime(2016, 7, 25, 12, 0, tzinfo=UTC)
+    return T0
 
 
 @pytest.fixture(scope="session")

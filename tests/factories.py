@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from dynasties.models import Absence, Dynasty, Game, User
 from votes.posting import post_create
 from votes.services import comment_add
 
 PASSWORD = "test-password"
+# The moment most tests' games start (the ``t0`` fixture): the week of the 2016 seed's dynasty.
+T0 = datetime(2016, 7, 25, 12, 0, tzinfo=UTC)
 
 
 def make_game(profile: str = "2016") -> Game:

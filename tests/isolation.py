@@ -4,8 +4,17 @@ the site's sweep (``tests/site_sweep.py``, made before any test's own fixtures) 
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from django.test import override_settings
 
 from blognomic.celery import app
+from dynasties import outbound
+
+# Password hashing is deliberately slow; tests create many accounts.
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # What the test resolver answers for names under example.org, example.com and example.net: a public address
 # no test connects to. Other names are not found.
@@ -22,3 +31,15 @@ def resolve_offline(host: str, port: int) -> list:
     if host.rstrip(".").endswith(("example.org", "example.com", "example.net")):
         return [ipaddress.ip_address(PUBLIC_TEST_ADDRESS)]
     return []
+
+
+@contextmanager
+def as_in_a_test() -> Iterator[pytest.MonkeyPatch]:
+    """What the conftest's autouse fixtures give each test, for work done before any test's own fixtures run: a
+    game built once for a module (``tests/once_per_module.py``), the site's sweep. Yields a monkeypatch that is
+    undone on leaving."""
+    with override_settings(PASSWORD_HASHERS=FAST_HASHERS, CONTENT_VERSION_STORE="memory"):
+        with pytest.MonkeyPatch.context() as patch:
+            run_tasks_in_process()
+            patch.setattr(outbound, "resolve", resolve_offline)
+            yield patch

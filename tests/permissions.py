@@ -16,7 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from django.db import transaction
-from django.test import Client, override_settings
+from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
@@ -34,6 +34,7 @@ from ruleset.services import page_create, revision_add
 from ruleset.structure import parse_ruleset
 from tests.factories import make_proposal, make_spectator, vote
 from tests.gndt.builders import make_gndt
+from tests.isolation import as_in_a_test
 from votes.models import Kind
 from votes.posting import post_create
 from votes.services import matter_resolve
@@ -309,8 +310,7 @@ def build_game(now) -> Game:
 @contextmanager
 def game_with_clients(django_db_blocker) -> Iterator[tuple[Game, dict[str, Client]]]:
     """The game built once (for a module), with a client per role logged in as it; rolled back at the end."""
-    fast = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
-    with fast, django_db_blocker.unblock(), transaction.atomic():
+    with as_in_a_test(), django_db_blocker.unblock(), transaction.atomic():
         built = build_game(timezone.now())
         yield built, clients_for(built)
         transaction.set_rollback(True)

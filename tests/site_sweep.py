@@ -29,16 +29,15 @@ import pytest
 import time_machine
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.test import Client, override_settings
+from django.test import Client
 from django.test import client as test_client
 from django.urls import NoReverseMatch, resolve, reverse
 from django.utils import timezone
 
 from blognomic.community.messaging.selectors import inbox
 from blognomic.web.freshness import bump_version, current_versions, written_table
-from dynasties import outbound
 from dynasties.privacy import is_personal_page
-from tests.isolation import resolve_offline, run_tasks_in_process
+from tests.isolation import as_in_a_test
 from tests.permissions import ROLES, build_game, clients_for, table_key, url_patterns
 from tests.secrets_canary import HIDDEN_COLUMN, NO_SUCH_COLUMN, Canary, Variant, plant_secrets
 from votes.models import Post
@@ -319,12 +318,9 @@ def first_difference(before: str, after: str) -> str:
 def sweep_site() -> Sweep:
     """The game with its secrets built, every request made as every role, then all of it rolled back."""
     now = timezone.now().replace(microsecond=0)
-    fast = override_settings(
-        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
-        # In this process's memory, which every statement moves at once, even inside the sweep's transaction.
-        CONTENT_VERSION_STORE="memory",
-    )
-    with fast, time_machine.travel(now, tick=False), transaction.atomic():
+    # The content version is kept in this process's memory (``as_in_a_test``), which every statement moves at
+    # once, even inside the sweep's transaction.
+    with time_machine.travel(now, tick=False), transaction.atomic():
         cache.clear()  # no page kept by an earlier test answers for this game
         bump_version()
         built = build_game(now)
@@ -358,10 +354,8 @@ def site_sweep(django_db_setup, django_db_blocker) -> Sweep:
     levels = [logger.level for logger in quiet]
     for logger in quiet:  # thousands of refusals and 404s are the point here, not news
         logger.setLevel(logging.CRITICAL)
-    run_tasks_in_process()
     try:
-        with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as patch:
-            patch.setattr(outbound, "resolve", resolve_offline)
+        with django_db_blocker.unblock(), as_in_a_test() as patch:
             # The sweep reads the answers alone: the test client need not copy the context of every template
             # rendered into each response (about a fourteenth of the sweep's time).
             patch.setattr(test_client, "store_rendered_templates", lambda *args, **kwargs: None)

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import io
 from datetime import timedelta
-from urllib.parse import quote
 
 import pytest
 import time_machine
 from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from dynasties.models import Application, User
 from dynasties.parsing import (
@@ -30,34 +28,41 @@ from dynasties.parsing import (
 from gndt.models import Action, Cell, Column, Row, ScheduledEffect, Update
 from ruleset.models import Page, ProtectionChange, Revision
 from ruleset.services import page_create, revision_add
-from tests.factories import PASSWORD, make_proposal
+from tests.factories import PASSWORD, T0, make_proposal
 from tests.gndt.builders import make_gndt
-from tests.hostile_game import ALL_TEXT, PAYLOADS, VISITOR_PAGES, addresses, fill_every_field
+from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.models import Comment, Post
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
 
 OUT_OF_RANGE = ["0001-01-01T00:00+14:00", "9999-12-31T23:59-14:00"]
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def game(t0):
+def build_game():
     """The GNDT test game (P01 the Emperor, P02 an admin, P03–P05 players), a Ruleset with two revisions and
     a pending proposal by P03."""
-    game = make_gndt(t0)
+    game = make_gndt(T0)
     page = page_create(
         title="Ruleset",
         kind=Page.RULESET,
         author=game.admin,
         text="== Core ==\n=== One ===\nA.",
         summary="Start",
-        now=t0,
+        now=T0,
         slug="ruleset",
     )
-    revision_add(page=page, author=game.admin, text="== Core ==\n=== One ===\nB.", summary="B", now=t0)
-    game.proposal = make_proposal(game.player("P03"), at=t0, title="Proposal: Calm Seas")
+    revision_add(page=page, author=game.admin, text="== Core ==\n=== One ===\nB.", summary="B", now=T0)
+    game.proposal = make_proposal(game.player("P03"), at=T0, title="Proposal: Calm Seas")
     return game
+
+
+shared_game = built_once_per_module(build_game)
+
+
+@pytest.fixture
+def game(shared_game, db):
+    return fresh_copy(shared_game)
 
 
 @pytest.fixture
@@ -431,21 +436,3 @@ def test_import_ruleset_never_stores_a_nul_byte_from_its_file(game, now, tmp_pat
     latest = Revision.objects.filter(page__slug="ruleset").order_by("-number").first()
     assert "obeys this Ruleset" in latest.text
     assert not any("\x00" in text for text in Revision.objects.values_list("text", flat=True))
-
-
-# --- cross-site scripting payloads, stored ---------------------------------------------------------------
-
-
-def test_every_payload_is_kept_as_written_and_every_page_showing_one_answers():
-    """Every payload in every field, stored through the services on this database, is read back as it was
-    written, and every page that shows them answers an admin and a visitor without a server error. Whether
-    any of them runs as script in those pages is the browser's test, run once per suite."""
-    admin = fill_every_field(timezone.now())
-    proposal = Post.objects.get(kind="proposal")
-    assert proposal.body == ALL_TEXT
-    assert list(proposal.comments.order_by("pk").values_list("text", flat=True)) == PAYLOADS
-    assert Page.objects.get(slug="ruleset").current.text.endswith(ALL_TEXT)
-    for client, urls in ((logged_in(admin.username), addresses()), (Client(), VISITOR_PAGES)):
-        for url in urls:
-            response = client.get(quote(url, safe="/:?=&"))
-            assert response.status_code < 500, f"{url}: {response.status_code}"
