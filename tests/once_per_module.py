@@ -57,3 +57,18 @@ def fresh_copy(built: Built) -> Built:
 def not_using(fixture: str, module, items) -> list[str]:
     """The tests of ``module`` among ``items`` that do not ask for ``fixture``, directly or through another."""
     return [item.name for item in items if getattr(item, "module", None) is module and fixture not in item.fixturenames]
+
+
+def made_once_per_module(make: Callable[[], Built]):
+    """A module-scoped fixture holding plain data that ``make()`` works out from a game it builds (an archive
+    exported from it, say), the game rolled back at once: nothing is left in the database, so unlike
+    ``built_once_per_module`` the module's tests need not all use it. Tests take a ``fresh_copy`` to change."""
+
+    @pytest.fixture(scope="module")
+    def fixture(django_db_setup, django_db_blocker) -> Built:
+        with as_in_a_test(), django_db_blocker.unblock(), transaction.atomic():
+            made = make()
+            transaction.set_rollback(True)
+        return made
+
+    return fixture

@@ -33,12 +33,13 @@ from gndt.models import Column, Row
 from gndt.services import GndtError, gndt_column_add, gndt_column_edit, gndt_column_retire, gndt_row_add
 from ruleset.models import Page
 from ruleset.services import page_create
-from tests.factories import PASSWORD, vote
+from tests.factories import PASSWORD, T0, vote
 from tests.gndt.builders import make_gndt, update, value
+from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.models import Amendment, Post
 from votes.services import VoteError, matter_resolve
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_village")]
 
 RULESET = """\
 == Core Rules ==
@@ -54,12 +55,11 @@ SECRET_COLUMN = "Acuity Points"  # fully hidden: only P01 and P02 know it exists
 SECRET_WORDS = (WOLF, SECRET_COLUMN, "Seer")  # “Seer” is one of Role's choices, itself a secret
 
 
-@pytest.fixture
-def village(t0):
+def build_village():
     """The builder's GNDT with Role made owner-visible, P04 a Werewolf holding 1 Silver (each player sees their
     own Silver alone), and a fully hidden Acuity Points."""
-    game = make_gndt(t0)
-    at = t0 - timedelta(days=10)
+    game = make_gndt(T0)
+    at = T0 - timedelta(days=10)
     with time_machine.travel(at, tick=False):
         page_create(
             title="Ruleset",
@@ -93,6 +93,14 @@ def village(t0):
         )
         update(game, game.emperor, {("P04", "Role"): WOLF, ("P04", "Silver"): "1"}, now=at + timedelta(minutes=1))
     return game
+
+
+shared_village = built_once_per_module(build_village)
+
+
+@pytest.fixture
+def village(shared_village, db):
+    return fresh_copy(shared_village)
 
 
 def propose(game, author, operations, *, at, title="Proposal: Night Falls"):

@@ -10,30 +10,40 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ruleset.services import page_create
-from tests.factories import make_proposal, vote
+from tests.factories import T0, make_proposal, vote
 from tests.gndt.builders import make_gndt, update
+from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.models import Post
 
-pytestmark = pytest.mark.django_db
+# The schema's two tests read no data: the game is in their database too, and changes nothing they check.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
 
 
-@pytest.fixture
-def game(t0):
-    game = make_gndt(t0)
-    proposal = make_proposal(game.players[2], at=t0, title="Proposal: Fog Bells", body="Ring the bells.")
-    vote(proposal, game.players[3], "for", at=t0 + timedelta(hours=1), text="Yes!")
+def build_game():
+    game = make_gndt(T0)
+    proposal = make_proposal(game.players[2], at=T0, title="Proposal: Fog Bells", body="Ring the bells.")
+    vote(proposal, game.players[3], "for", at=T0 + timedelta(hours=1), text="Yes!")
     page_create(
         title="Ruleset",
         kind="ruleset",
         author=game.admin,
         summary="Start",
-        now=t0,
+        now=T0,
         check_permission=False,
         text="== Core Rules ==\n=== Ruleset ===\nThe rules.\n=== Fog ===\nBells ring in fog.",
     )
-    update(game, game.players[2], {("P03", "Money"): "310"}, now=t0 + timedelta(hours=2), comment="Paid")
-    update(game, game.admin, {("P03", "Role"): "Werewolf"}, now=t0 + timedelta(hours=3), comment="Shh")
+    update(game, game.players[2], {("P03", "Money"): "310"}, now=T0 + timedelta(hours=2), comment="Paid")
+    update(game, game.admin, {("P03", "Role"): "Werewolf"}, now=T0 + timedelta(hours=3), comment="Shh")
     return game
+
+
+# Built once for the module's 26 tests, most of them one request each against the same game.
+shared_game = built_once_per_module(build_game)
+
+
+@pytest.fixture
+def game(shared_game, db):
+    return fresh_copy(shared_game)
 
 
 def test_the_openapi_schema_describes_every_endpoint(client):

@@ -31,25 +31,34 @@ from gndt.services.variables import (
     gndt_variable_add,
     gndt_variable_retire,
 )
-from tests.factories import PASSWORD, make_proposal, vote
+from tests.factories import PASSWORD, T0, make_proposal, vote
 from tests.gndt.builders import make_gndt, update, value
+from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.services import matter_resolve
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
 
 # 25 July 2016 is odd: Nighttime. The 26th is Daytime.
 NIGHT = datetime(2016, 7, 25, 12, 0, tzinfo=UTC)
 DAY = datetime(2016, 7, 26, 12, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def game(t0):
-    game = make_gndt(t0)
-    with time_machine.travel(t0, tick=False):
+def build_game():
+    game = make_gndt(T0)
+    with time_machine.travel(T0, tick=False):
         game.calendar = Row.objects.get(dynasty=game.dynasty, name="The Pot")
-        game.year = gndt_column_add(dynasty=game.dynasty, by=game.admin, now=t0, name="Year", kind=Column.INTEGER)
-        update(game, game.admin, {("The Pot", "Year"): "1500", ("The Pot", "Money"): "40"}, now=t0)
+        game.year = gndt_column_add(dynasty=game.dynasty, by=game.admin, now=T0, name="Year", kind=Column.INTEGER)
+        update(game, game.admin, {("The Pot", "Year"): "1500", ("The Pot", "Money"): "40"}, now=T0)
     return game
+
+
+# Built once for the module's 23 tests, each of which declares its own variables on the same calendar.
+shared_game = built_once_per_module(build_game)
+
+
+@pytest.fixture
+def game(shared_game, db):
+    return fresh_copy(shared_game)
 
 
 def enacted_proposal(game, t0):

@@ -29,10 +29,11 @@ from gndt.models import (
     Update,
 )
 from gndt.services import gndt_action_save, gndt_effect_save, gndt_effects_apply_due, gndt_list_set, gndt_undo
-from tests.factories import make_spectator
+from tests.factories import T0, make_spectator
 from tests.gndt.builders import make_gndt, update
+from tests.once_per_module import built_once_per_module, fresh_copy
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_export")]
 
 
 def wipe_gndt() -> None:
@@ -74,17 +75,16 @@ def dynasties() -> dict[int, Dynasty]:
     return {dynasty.number: dynasty for dynasty in Dynasty.objects.all()}
 
 
-@pytest.fixture
-def exported(t0):
+def build_export() -> dict:
     """A GNDT with every kind of record, built through the services, and its export."""
-    game = make_gndt(t0)
+    game = make_gndt(T0)
     spectator = make_spectator("Lurker")
-    gndt_action_save(dynasty=game.dynasty, by=game.admin, now=t0, name="Dig", frequency="daily", weekly_cap=3)
-    gndt_list_set(dynasty=None, name="FRUIT", entries=["Fig"], by=game.admin, now=t0, note="Proposal: Figs")
+    gndt_action_save(dynasty=game.dynasty, by=game.admin, now=T0, name="Dig", frequency="daily", weekly_cap=3)
+    gndt_list_set(dynasty=None, name="FRUIT", entries=["Fig"], by=game.admin, now=T0, note="Proposal: Figs")
     gndt_effect_save(
         dynasty=game.dynasty,
         by=game.admin,
-        now=t0,
+        now=T0,
         name="Allowance",
         target="players",
         column=Column.objects.get(name="Money"),
@@ -95,7 +95,7 @@ def exported(t0):
         game,
         game.player("P03"),
         {("P03", "Money"): "250", ("The Pot", "Money"): "50"},
-        now=t0,
+        now=T0,
         comment="ante DICE6 FRUIT",
         action="Dig",
     )
@@ -103,12 +103,21 @@ def exported(t0):
         game,
         game.emperor,
         {("P04", "Role"): "Werewolf", ("P04", "Items"): "Gun, Sword (old, rusty)"},
-        now=t0 + timedelta(minutes=1),
+        now=T0 + timedelta(minutes=1),
     )
-    gndt_undo(update=first, by=game.player("P05"), now=t0 + timedelta(minutes=2))
-    gndt_effects_apply_due(now=t0 + timedelta(days=1))
+    gndt_undo(update=first, by=game.player("P05"), now=T0 + timedelta(minutes=2))
+    gndt_effects_apply_due(now=T0 + timedelta(days=1))
     assert spectator.username not in names_in_gndt(export_gndt())
     return export_gndt()
+
+
+# Built once for the module: each test imports the export again into the game's emptied GNDT, or damages it.
+shared_export = built_once_per_module(build_export)
+
+
+@pytest.fixture
+def exported(shared_export, db) -> dict:
+    return fresh_copy(shared_export)
 
 
 def test_importing_an_export_gives_back_the_same_gndt(exported):

@@ -32,10 +32,11 @@ from gndt.services import (
 )
 from gndt.services.tables import OWNER_VISIBLE_NOT_HIDDEN
 from gndt.services.updates import OWN_SECRET_READ_ONLY, UNKNOWN_COLUMN
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, T0
 from tests.gndt.builders import make_gndt, update, value
+from tests.once_per_module import built_once_per_module, fresh_copy
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
 
 MINE = "Oracle"  # P03's own Calling
 THEIRS = "Lycanthrope"  # P04's Calling
@@ -43,16 +44,15 @@ MY_COMMENT = "first reading of the stars"
 THEIR_COMMENT = "moonrise notes"
 
 
-@pytest.fixture
-def own_game(t0):
+def build_own_game():
     """P03 and P04 each hold a Calling only they (and the Emperor P01 and admin P02) may see; Omens, a
     number each player sees for themselves, grows every midnight."""
-    game = make_gndt(t0)
-    with time_machine.travel(t0, tick=False):
+    game = make_gndt(T0)
+    with time_machine.travel(T0, tick=False):
         game.calling = gndt_column_add(
             dynasty=game.dynasty,
             by=game.admin,
-            now=t0,
+            now=T0,
             name="Calling",
             kind=Column.CHOICE,
             choices=["Baker", MINE, THEIRS],
@@ -63,7 +63,7 @@ def own_game(t0):
         game.omens = gndt_column_add(
             dynasty=game.dynasty,
             by=game.admin,
-            now=t0,
+            now=T0,
             name="Omens",
             kind=Column.INTEGER,
             default="2",
@@ -71,23 +71,31 @@ def own_game(t0):
             owner_visible=True,
         )
         game.mine = update(
-            game, game.emperor, {("P03", "Calling"): MINE}, now=t0 + timedelta(minutes=1), comment=MY_COMMENT
+            game, game.emperor, {("P03", "Calling"): MINE}, now=T0 + timedelta(minutes=1), comment=MY_COMMENT
         )
         game.theirs = update(
-            game, game.emperor, {("P04", "Calling"): THEIRS}, now=t0 + timedelta(minutes=2), comment=THEIR_COMMENT
+            game, game.emperor, {("P04", "Calling"): THEIRS}, now=T0 + timedelta(minutes=2), comment=THEIR_COMMENT
         )
         gndt_effect_save(
             dynasty=game.dynasty,
             by=game.admin,
-            now=t0 + timedelta(minutes=3),
+            now=T0 + timedelta(minutes=3),
             name="Omens gather",
             column=game.omens,
             delta=1,
             hour=0,
-            starts_at=t0,
+            starts_at=T0,
         )
-    gndt_effects_apply_due(now=t0 + timedelta(days=1, minutes=1))
+    gndt_effects_apply_due(now=T0 + timedelta(days=1, minutes=1))
     return game
+
+
+shared_game = built_once_per_module(build_own_game)
+
+
+@pytest.fixture
+def own_game(shared_game, db):
+    return fresh_copy(shared_game)
 
 
 def client_for(name: str | None) -> Client:

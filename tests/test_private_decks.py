@@ -35,31 +35,39 @@ from gndt.services.private_decks import (
     private_deck_draw,
     private_deck_reveal,
 )
-from tests.factories import PASSWORD, make_spectator
+from tests.factories import PASSWORD, T0, make_spectator
 from tests.gndt.builders import make_gndt
+from tests.once_per_module import built_once_per_module, fresh_copy
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_table")]
 
 CARDS = tuple(f"Sentinel card {number:02d} of Tells" for number in range(1, 53))
 SALT = "5a175a175a175a175a175a175a175a17"
 ROLES = {"visitor": None, "other player": "P04", "the player": "P03", "the Dealer": "P01", "admin": "P02"}
 
 
-@pytest.fixture
-def table(t0):
+def build_table():
     """P01 is the Dealer, P02 an admin, P03 holds a deck for hand 3 with two positions drawn, P04 plays too."""
-    game = make_gndt(t0)
+    game = make_gndt(T0)
     game.owner = game.players[2]
     game.deck = private_deck_deal(
-        dynasty=game.dynasty, owner=game.owner, hand="3", now=t0, cards=CARDS, rng=random.Random(11), salt=SALT
+        dynasty=game.dynasty, owner=game.owner, hand="3", now=T0, cards=CARDS, rng=random.Random(11), salt=SALT
     )
     game.draw = private_deck_draw(
-        deck=game.deck, by=game.owner, count=2, now=t0 + timedelta(minutes=5), rng=random.Random(12)
+        deck=game.deck, by=game.owner, count=2, now=T0 + timedelta(minutes=5), rng=random.Random(12)
     )
     game.positions = tuple(game.draw.private_draw.positions)
     game.order = rules.order_from_text(game.deck.order)
     game.hole_cards = rules.cards_at(game.order, game.positions)
     return game
+
+
+shared_table = built_once_per_module(build_table)
+
+
+@pytest.fixture
+def table(shared_table, db):
+    return fresh_copy(shared_table)
 
 
 def pages(game) -> list[str]:
@@ -200,32 +208,6 @@ def test_the_server_deals_different_decks_with_fresh_salts(table):
     ]
     assert len({deck.order for deck in decks}) == len({deck.salt for deck in decks}) == len(decks)
     assert all(rules.reveal_matches(deck.order, salt=deck.salt, digest=deck.digest) for deck in decks)
-
-
-def test_a_player_deals_draws_and_reveals_from_the_browser(t0):
-    """Through the pages: P03 shuffles a deck for hand 3, draws two cards and sees them, then reveals."""
-    game = make_gndt(t0)
-    client = Client()
-    assert client.login(username="P03", password=PASSWORD)
-    with time_machine.travel(t0 + timedelta(hours=1), tick=False):
-        response = client.post("/gndt/decks/", {"hand": "3"}, follow=True)
-        deck = PrivateDeck.objects.get(owner__username="P03")
-        assert response.status_code == 200 and deck.digest in response.content.decode()
-        refused = client.post("/gndt/decks/", {"hand": "3"})
-        assert refused.status_code == 400 and "already hold a deck for hand 3" in refused.content.decode()
-        bad = client.post(f"/gndt/decks/{deck.pk}/", {"step": "draw", "count": "9" * 20})
-        assert bad.status_code == 400 and deck.draws.count() == 0
-        unknown = client.post(f"/gndt/decks/{deck.pk}/", {"step": "shuffle"})
-        assert unknown.status_code == 400 and "Choose Draw or Reveal" in unknown.content.decode()
-        page = client.post(f"/gndt/decks/{deck.pk}/", {"step": "draw", "count": "2"}, follow=True)
-        cards = private_deck_view(PrivateDeck.objects.for_listing().get(pk=deck.pk), game.players[2]).hole_cards
-        assert all(card in page.content.decode() for _, card in cards)
-        assert "no-store" in client.get("/players/P03/")["Cache-Control"]
-        other = Client()
-        assert other.login(username="P04", password=PASSWORD)
-        assert other.post(f"/gndt/decks/{deck.pk}/", {"step": "reveal"}).status_code == 403
-        client.post(f"/gndt/decks/{deck.pk}/", {"step": "reveal"})
-    assert PrivateDeck.objects.get(pk=deck.pk).is_revealed
 
 
 def _queries(client: Client, url: str) -> int:

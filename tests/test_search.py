@@ -11,11 +11,12 @@ from django.urls import reverse
 from blognomic.community.search.selectors import _newest_matching
 from blognomic.community.search.text import EMPTY_QUERY, QueryError, parse_query, plain_text, snippet
 from ruleset.services import page_create
-from tests.factories import PASSWORD, make_proposal, vote
+from tests.factories import PASSWORD, T0, make_proposal, vote
 from tests.gndt.builders import make_gndt, update
+from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.models import Comment, Post
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
 
 
 def test_parse_query_reads_words_and_quoted_phrases():
@@ -34,29 +35,36 @@ def test_snippets_mark_matches_and_escape_everything_else():
     assert "3 &lt; 4 &amp; &lt;script" in html
 
 
-@pytest.fixture
-def game(t0):
-    game = make_gndt(t0)
+def build_game():
+    game = make_gndt(T0)
     admin, p3 = game.players[1], game.players[2]
     proposal = make_proposal(
         p3,
-        at=t0,
+        at=T0,
         title="Proposal: Storm Warnings",
         body="Add a rule: when the barometer falls, every keeper raises a storm flag.",
     )
-    vote(proposal, game.players[3], "for", at=t0 + timedelta(hours=1), text="Storm flags are overdue.")
+    vote(proposal, game.players[3], "for", at=T0 + timedelta(hours=1), text="Storm flags are overdue.")
     page_create(
         title="Map",
         kind="gamestate",
         author=admin,
         text="The north cape has a storm beacon.",
         summary="Start the map",
-        now=t0,
+        now=T0,
         check_permission=False,
     )
-    update(game, p3, {("P03", "Money"): "310"}, now=t0 + timedelta(hours=2), comment="Paid for a storm lantern")
-    update(game, admin, {("P03", "Role"): "Werewolf"}, now=t0 + timedelta(hours=3), comment="Secret storm role")
+    update(game, p3, {("P03", "Money"): "310"}, now=T0 + timedelta(hours=2), comment="Paid for a storm lantern")
+    update(game, admin, {("P03", "Role"): "Werewolf"}, now=T0 + timedelta(hours=3), comment="Secret storm role")
     return game
+
+
+shared_game = built_once_per_module(build_game)
+
+
+@pytest.fixture
+def game(shared_game, db):
+    return fresh_copy(shared_game)
 
 
 def test_one_search_finds_every_kind_of_text(client, game):

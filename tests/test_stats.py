@@ -2,35 +2,24 @@
 
 from __future__ import annotations
 
-import io
 import re
 import struct
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 import time_machine
-from django.conf import settings
-from django.core.management import call_command
 from django.urls import reverse
-from django.utils import timezone
 
 from blognomic.community.stats import selectors
 from blognomic.community.stats import views as stats_views
 from blognomic.community.stats.plots import CHARTS
 from blognomic.community.stats.views import IMMUTABLE, NO_SUCH_CHART
-from blognomic.moving.history.loading import DEFAULT_DIRECTORY
-from dynasties.models import Game
-from tests.factories import make_proposal, make_table, vote
-from votes.models import Post
+from tests.factories import T0, make_proposal, make_table, vote
+from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.posting import post_create
 from votes.services import matter_reopen, matter_resolve
 
-pytestmark = pytest.mark.django_db
-needs_history = pytest.mark.skipif(
-    not (Path(settings.BASE_DIR) / DEFAULT_DIRECTORY / "fullprophistory.csv").is_file(),
-    reason="the real history's figures live beside the project",
-)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
 # Cold cache: the version, then the seven aggregate queries. Warm, through the views: none (the version is
 # kept until the content changes).
 COLD_QUERIES = 8
@@ -49,20 +38,19 @@ def own_cache(settings):
     cache.clear()
 
 
-@pytest.fixture
-def game(t0):
+def build_game():
     """Dynasty 1: A enacted after 13 hours, B failed after 14 hours (July); C pending and a winning DoV (August)."""
-    players = make_table(7, start=t0)
+    players = make_table(7, start=T0)
     p = {user.username: user for user in players}
-    a = make_proposal(p["P03"], at=t0, title="Proposal: Lighthouses")
-    b = make_proposal(p["P04"], at=t0 + timedelta(minutes=10), title="Proposal: Foghorns")
+    a = make_proposal(p["P03"], at=T0, title="Proposal: Lighthouses")
+    b = make_proposal(p["P04"], at=T0 + timedelta(minutes=10), title="Proposal: Foghorns")
     for name in ("P04", "P05", "P06", "P07"):
-        vote(a, p[name], "for", at=t0 + timedelta(hours=1))
+        vote(a, p[name], "for", at=T0 + timedelta(hours=1))
     for name in ("P03", "P05", "P06", "P07"):
-        vote(b, p[name], "against", at=t0 + timedelta(hours=1))
-    matter_resolve(post=a, admin=p["P02"], action="enact", now=t0 + timedelta(hours=13))
-    matter_resolve(post=b, admin=p["P02"], action="fail", now=t0 + timedelta(hours=14))
-    august = t0 + timedelta(days=8)
+        vote(b, p[name], "against", at=T0 + timedelta(hours=1))
+    matter_resolve(post=a, admin=p["P02"], action="enact", now=T0 + timedelta(hours=13))
+    matter_resolve(post=b, admin=p["P02"], action="fail", now=T0 + timedelta(hours=14))
+    august = T0 + timedelta(days=8)
     c = make_proposal(p["P03"], at=august, title="Proposal: Beacons")
     dov = post_create(
         author=p["P05"],
@@ -74,7 +62,15 @@ def game(t0):
     for name in ("P01", "P02", "P04", "P06"):
         vote(dov, p[name], "for", at=august + timedelta(hours=2))
     matter_resolve(post=dov, admin=p["P02"], action="enact", now=august + timedelta(hours=14))
-    return {"players": p, "a": a, "b": b, "c": c, "dov": dov, "t0": t0, "later": august + timedelta(days=1)}
+    return {"players": p, "a": a, "b": b, "c": c, "dov": dov, "t0": T0, "later": august + timedelta(days=1)}
+
+
+shared_game = built_once_per_module(build_game)
+
+
+@pytest.fixture
+def game(shared_game, db):
+    return fresh_copy(shared_game)
 
 
 def test_proposals_per_dynasty_count_each_status(game):
@@ -93,18 +89,6 @@ def test_resolution_times_bin_the_hours_from_posting_to_resolution(game):
     assert times.resolved == 2  # proposals only: the DoV is not counted
     assert times.counts[2] == 2 and sum(times.counts) == 2  # 13 and 14 hours: the 12–18 hour bin
     assert times.within_two_days == 2
-
-
-def test_a_reopened_proposal_counts_from_its_standing_resolution(t0):
-    players = make_table(5, start=t0)
-    a = make_proposal(players[2], at=t0, title="Proposal: Lighthouses")
-    for voter in players[3:]:
-        vote(a, voter, "for", at=t0 + timedelta(hours=1))
-    matter_resolve(post=a, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
-    matter_reopen(post=a, admin=players[1], reason="A CfJ found a miscount.", now=t0 + timedelta(hours=20))
-    matter_resolve(post=a, admin=players[1], action="enact", now=t0 + timedelta(hours=31))
-    times = selectors.resolution_times()
-    assert times.resolved == 1 and times.counts[5] == 1  # 31 hours: the 30–36 hour bin, not the first 13
 
 
 def test_each_players_proposals_pass_rate_and_votes(game):
@@ -242,90 +226,10 @@ def test_each_chart_is_a_png(client, game, slug):
     assert unversioned["Cache-Control"] == "no-cache"
 
 
-def test_an_empty_game_still_draws_every_chart(client):
-    for slug in CHARTS:
-        response = client.get(reverse("stats_chart", args=[slug]))
-        assert response.status_code == 200 and png_size(response.content)[0] > 0
-    assert client.get(reverse("stats")).status_code == 200
-
-
 def test_an_unknown_chart_is_a_404_that_says_so(client):
     response = client.get("/stats/pie-of-everything.png")
     assert response.status_code == 404
     assert response.content.decode() == NO_SUCH_CHART.format(name="pie-of-everything")
-
-
-def test_a_new_enactment_is_never_shown_stale(client, t0):
-    """The page and the images are cached, but an enactment changes the version they are cached under."""
-    players = make_table(5, start=t0)
-    a = make_proposal(players[2], at=t0, title="Proposal: Lighthouses")
-    b = make_proposal(players[3], at=t0 + timedelta(minutes=5), title="Proposal: Foghorns")
-    for post in (a, b):
-        for voter in players[1:]:
-            vote(post, voter, "for", at=t0 + timedelta(hours=1))
-    matter_resolve(post=a, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
-    url = reverse("stats_chart", args=["proposals-by-dynasty"])
-    row = '<a href="/players/P04/">P04</a></td><td class="number">1</td><td class="number">{}</td>'
-    with time_machine.travel(t0 + timedelta(hours=14), tick=False):
-        before_png = client.get(url).content
-        html = client.get(reverse("stats")).content.decode()
-        assert "2 proposals, 1 enacted" in html and row.format(0) in html
-        assert client.get(url).content == before_png  # served again from the cache
-    matter_resolve(post=b, admin=players[1], action="enact", now=t0 + timedelta(hours=15))
-    with time_machine.travel(t0 + timedelta(hours=16), tick=False):
-        html = client.get(reverse("stats")).content.decode()
-        assert "2 proposals, 2 enacted" in html and row.format(1) in html  # the cached table too
-        assert client.get(url).content != before_png
-
-
-def count(client, url: str, capture) -> int:
-    with capture() as context:
-        assert client.get(url).status_code == 200
-    return len(context.captured_queries)
-
-
-def view_queries(client) -> dict[str, int]:
-    from django.core.cache import cache
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    def capture():
-        return CaptureQueriesContext(connection)
-
-    chart = reverse("stats_chart", args=["top-players"])
-    cache.clear()
-    figures = {
-        "page cold": count(client, reverse("stats"), capture),
-        "page warm": count(client, reverse("stats"), capture),
-    }
-    cache.clear()
-    figures["chart cold"] = count(client, chart, capture)
-    figures["chart warm"] = count(client, chart, capture)
-    return figures
-
-
-@needs_history
-def test_view_queries_do_not_grow_with_the_archive(client, django_assert_num_queries, settings):
-    """The latest ten proposals, then with the three dynasties before them (over 200 proposals): same queries.
-
-    The current dynasty and its six pending proposals are the same in both, so the sidebar is too.
-    """
-    settings.PAGE_CACHE = False  # the statistics' own cache, cold and warm, not the page cache's
-    Game.load()  # the first page of all creates the game's row
-    call_command("import_history", "--limit", "10", stdout=io.StringIO())
-    small = view_queries(client)
-    with django_assert_num_queries(COLD_QUERIES):
-        selectors.statistics(timezone.now())
-    call_command("import_history", "--dynasties", "229-231", stdout=io.StringIO())
-    large = view_queries(client)
-    with django_assert_num_queries(COLD_QUERIES):
-        selectors.statistics(timezone.now())
-    assert Post.objects.count() > 200
-    assert small == large
-    # Warm, not even the version is counted again: it is kept until the content changes.
-    assert small["chart cold"] == COLD_QUERIES and small["chart warm"] == 0
-    # The page adds the layout's own queries (the sidebar's game state) to the same figures.
-    assert small["page cold"] - small["page warm"] == COLD_QUERIES
 
 
 def test_beat_works_the_statistics_out_before_a_reader_asks(game, django_assert_num_queries):

@@ -17,15 +17,15 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from blognomic.moving.archive import import_archive
-from tests.factories import make_idle, make_player, make_proposal, make_table, vote
-from tests.test_archive import game_archive
+from tests.factories import T0, make_idle, make_player, make_proposal, make_table, vote
+from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.judging import tally_report
 from votes.models import Post
 from votes.posting import post_create
 from votes.selectors import pending_at
 from votes.services import matter_reopen, matter_resolve
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
 
 TALLY_KEYS = {
     "post",
@@ -67,20 +67,19 @@ def tally_text(post_id: str, at: datetime) -> str:
     return out.getvalue()
 
 
-@pytest.fixture
-def game(t0):
+def build_game():
     """An older proposal (pending until it is enacted 34 hours after t0) and the proposal under test.
 
     On "quorum-failures", posted at t0 by P03 (who counts FOR without voting): P10 votes FOR and then goes
     idle; P04–P07 vote FOR; P02, P08 and P09 vote AGAINST; P02 changes to FOR 33 hours in. P11 joins 35 hours
     in.
     """
-    hours = lambda n: t0 + timedelta(hours=n)  # noqa: E731
-    players = {user.username: user for user in make_table(10, start=t0)}
+    hours = lambda n: T0 + timedelta(hours=n)  # noqa: E731
+    players = {user.username: user for user in make_table(10, start=T0)}
     older = make_proposal(players["P04"], at=hours(-1), title="Proposal: Older Business")
     for name in ("P05", "P06", "P07", "P08"):
-        vote(older, players[name], "for", at=t0)
-    target = make_proposal(players["P03"], at=t0, title="Proposal: Quorum Failures")
+        vote(older, players[name], "for", at=T0)
+    target = make_proposal(players["P03"], at=T0, title="Proposal: Quorum Failures")
     vote(target, players["P10"], "for", at=hours(1))
     make_idle(players["P10"], since=hours(2))
     for name in ("P04", "P05", "P06", "P07"):
@@ -91,6 +90,14 @@ def game(t0):
     matter_resolve(post=older, admin=players["P02"], action="enact", now=hours(34))
     make_player("P11", joined_at=hours(35))
     return {"players": players, "older": older, "target": target, "hours": hours}
+
+
+shared_game = built_once_per_module(build_game)
+
+
+@pytest.fixture
+def game(shared_game, db):
+    return fresh_copy(shared_game)
 
 
 def test_json_prints_one_object_with_the_interface_keys_and_values(game):
@@ -258,19 +265,7 @@ def test_an_at_before_the_post_is_an_error(game):
         tally_json("quorum-failures", game["hours"](-1))
 
 
-# --- Imported archives and scale ------------------------------------------------------------------------
-
-
-def test_a_non_players_icon_in_an_imported_archive_never_counts():
-    """A spectator's FOR comment is kept but carries no vote; the idle player is not active."""
-    import_archive(game_archive())
-
-    report = tally_json("quorum_failures", "2016-07-25T14:00:00Z")
-
-    assert report["votes"] == {"Prince Anduril": "against", "Seventy-Fifth Trombone": "for", "ais523": "for"}
-    assert (report["active_players"], report["quorum"]) == (5, 3)
-    assert report["is_oldest_pending"] is True
-    assert (report["for"], report["against"]) == (2, 1)
+# --- Scale (an imported archive on an empty database: tests/test_tally_imported_archive.py) -------------
 
 
 def test_the_tally_costs_the_same_queries_however_many_matters_were_resolved(game):

@@ -14,11 +14,12 @@ from django.test.utils import CaptureQueriesContext
 
 from ruleset.models import Page
 from ruleset.services import page_create, revision_add
-from tests.factories import make_proposal, vote
+from tests.factories import T0, make_proposal, vote
 from tests.gndt.builders import make_gndt, update
+from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.services import matter_resolve
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
 
 # For a visitor: the layout's game state now, and for the moment its dynasty (with its ordinal), roster (the
 # active players, then the idle ones it names), pending matters, their votes then, the game's profile, the
@@ -28,18 +29,17 @@ AT_QUERIES = 22
 RULESET = "== Core Rules ==\n=== Lanterns ===\nEach Player carries a lantern.\n"
 
 
-@pytest.fixture
-def game(t0):
+def build_game():
     """Five players; a Ruleset changed after ``t0``; a proposal posted before ``t0`` with two votes by then and
     three after, enacted after; a proposal posted after ``t0``; GNDT values changed after ``t0``."""
-    game = make_gndt(t0)
+    game = make_gndt(T0)
     page = page_create(
         title="Ruleset",
         kind=Page.RULESET,
         slug="ruleset",
         author=None,
         text=RULESET,
-        now=t0 - timedelta(days=5),
+        now=T0 - timedelta(days=5),
         check_permission=False,
     )
     revision_add(
@@ -47,15 +47,23 @@ def game(t0):
         author=game.admin,
         text=RULESET.replace("a lantern", "two lanterns"),
         summary="More light",
-        now=t0 + timedelta(hours=2),
+        now=T0 + timedelta(hours=2),
     )
-    early = make_proposal(game.players[2], at=t0 - timedelta(hours=3), title="Proposal: Brighter Lamps")
+    early = make_proposal(game.players[2], at=T0 - timedelta(hours=3), title="Proposal: Brighter Lamps")
     for i, voter in enumerate(game.players[:5]):
-        vote(early, voter, "for", at=t0 - timedelta(hours=2) + timedelta(hours=2 * i))
-    matter_resolve(post=early, admin=game.admin, action="enact", now=t0 + timedelta(hours=13))
-    make_proposal(game.players[3], at=t0 + timedelta(hours=1), title="Proposal: Later Idea")
-    update(game, game.admin, {("P03", "Money"): "450", ("P03", "Role"): "Werewolf"}, now=t0 + timedelta(hours=3))
+        vote(early, voter, "for", at=T0 - timedelta(hours=2) + timedelta(hours=2 * i))
+    matter_resolve(post=early, admin=game.admin, action="enact", now=T0 + timedelta(hours=13))
+    make_proposal(game.players[3], at=T0 + timedelta(hours=1), title="Proposal: Later Idea")
+    update(game, game.admin, {("P03", "Money"): "450", ("P03", "Role"): "Werewolf"}, now=T0 + timedelta(hours=3))
     return game
+
+
+shared_game = built_once_per_module(build_game)
+
+
+@pytest.fixture
+def game(shared_game, db):
+    return fresh_copy(shared_game)
 
 
 def at(client, moment) -> tuple[int, str]:
