@@ -27,12 +27,13 @@ from ruleset.ascension import ruleset_replace_keywords
 from ruleset.models import Page, Revision, RuleChange
 from ruleset.services import page_create, revision_add
 from ruleset.structure import parse_ruleset
-from tests.factories import vote
+from tests.factories import T0, vote
 from tests.gndt.builders import make_gndt, value
+from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.models import Amendment, Post
 from votes.services import VoteError, matter_reopen, matter_resolve
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
 
 RULESET = """\
 == Core Rules ==
@@ -48,16 +49,15 @@ When the fog comes, nobody sees.
 """
 
 
-@pytest.fixture
-def game(t0):
-    game = make_gndt(t0)
+def build_game():
+    game = make_gndt(T0)
     page_create(
         title="Ruleset",
         kind=Page.RULESET,
         slug="ruleset",
         author=None,
         text=RULESET,
-        now=t0 - timedelta(days=20),
+        now=T0 - timedelta(days=20),
         check_permission=False,
     )
     page_create(
@@ -65,10 +65,18 @@ def game(t0):
         kind=Page.GAMESTATE,
         author=None,
         text="North: rocks\nSouth: sand\n",
-        now=t0 - timedelta(days=20),
+        now=T0 - timedelta(days=20),
         check_permission=False,
     )
     return game
+
+
+shared_game = built_once_per_module(build_game)
+
+
+@pytest.fixture
+def game(shared_game, db):
+    return fresh_copy(shared_game)
 
 
 def propose(game, author, title, operations, *, at):

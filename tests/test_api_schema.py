@@ -20,34 +20,44 @@ from hypothesis import HealthCheck, settings
 
 from blognomic.community.api.views import api
 from ruleset.services import page_create
-from tests.factories import make_proposal, vote
+from tests.factories import T0, make_proposal, vote
 from tests.gndt.builders import make_gndt, update
+from tests.once_per_module import built_once_per_module, fresh_copy
+
+pytestmark = pytest.mark.usefixtures("shared_game")
 
 SCHEMA = schemathesis.openapi.from_dict(api.get_openapi_schema(path_prefix="/api/"))
 
 
-@pytest.fixture
-def game(db, t0):
-    game = make_gndt(t0)
-    proposal = make_proposal(game.players[2], at=t0, title="Proposal: Fog Bells", body="Ring the bells.")
-    vote(proposal, game.players[3], "for", at=t0 + timedelta(hours=1), text="Yes!")
+def build_game():
+    game = make_gndt(T0)
+    proposal = make_proposal(game.players[2], at=T0, title="Proposal: Fog Bells", body="Ring the bells.")
+    vote(proposal, game.players[3], "for", at=T0 + timedelta(hours=1), text="Yes!")
     page_create(
         title="Ruleset",
         kind="ruleset",
         author=game.admin,
         summary="Start",
-        now=t0,
+        now=T0,
         check_permission=False,
         text="== Core Rules ==\n=== Ruleset ===\nThe rules.\n=== Fog ===\nBells ring in fog.",
     )
-    update(game, game.admin, {("P03", "Role"): "Werewolf"}, now=t0 + timedelta(hours=3), comment="Shh")
+    update(game, game.admin, {("P03", "Role"): "Werewolf"}, now=T0 + timedelta(hours=3), comment="Shh")
     return game
+
+
+shared_game = built_once_per_module(build_game)
+
+
+@pytest.fixture
+def game(shared_game, db):
+    return fresh_copy(shared_game)
 
 
 @pytest.fixture
 def app():
     """The site's WSGI application, kept from closing the test's connection after each request (as Django's
-    own test client does), so every request reads the game built inside the test's transaction."""
+    own test client does), so every request reads the game, built inside the transaction the test runs in."""
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:

@@ -12,29 +12,38 @@ from django.core.management import call_command
 from gndt.models import Column, EffectRun, Row, Update
 from gndt.services import GndtError, gndt_column_add, gndt_effect_save, gndt_effects_apply_due, gndt_row_add, gndt_undo
 from gndt.tasks import apply_scheduled_effects
+from tests.factories import T0
 from tests.gndt.builders import make_gndt, update, value
+from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.posting import post_create
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
 
 
-@pytest.fixture
-def game(t0):
+def build_game():
     """Monday 25 July 2016, noon: a Year row that turns every midnight and a Treasure per player."""
-    game = make_gndt(t0)
-    gndt_column_add(dynasty=game.dynasty, by=game.admin, now=t0, name="Year", kind="integer", default="1200")
+    game = make_gndt(T0)
+    gndt_column_add(dynasty=game.dynasty, by=game.admin, now=T0, name="Year", kind="integer", default="1200")
     gndt_column_add(
         dynasty=game.dynasty,
         by=game.admin,
-        now=t0,
+        now=T0,
         name="Treasure",
         kind="integer",
         minimum=1,
         maximum=20,
         default="9",
     )
-    gndt_row_add(dynasty=game.dynasty, by=game.admin, now=t0, name="The Empire")
+    gndt_row_add(dynasty=game.dynasty, by=game.admin, now=T0, name="The Empire")
     return game
+
+
+shared_game = built_once_per_module(build_game)
+
+
+@pytest.fixture
+def game(shared_game, db):
+    return fresh_copy(shared_game)
 
 
 @pytest.fixture

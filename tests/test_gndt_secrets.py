@@ -25,10 +25,11 @@ from gndt.services import (
     gndt_row_add,
     gndt_undo,
 )
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, T0
 from tests.gndt.builders import make_gndt, update
+from tests.once_per_module import built_once_per_module, fresh_copy
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
 
 # Everything below is about the hidden columns (Role, from the builder, and Curse Marks, added here).
 SECRETS = (
@@ -43,16 +44,15 @@ SECRETS = (
 )
 
 
-@pytest.fixture
-def secret_game(t0):
+def build_game():
     """Make a GNDT with secrets of every kind, and return it with the updates a player must not see."""
-    game = make_gndt(t0)
+    game = make_gndt(T0)
     admin, emperor = game.admin, game.emperor
-    with time_machine.travel(t0, tick=False):
+    with time_machine.travel(T0, tick=False):
         curse = gndt_column_add(
             dynasty=game.dynasty,
             by=admin,
-            now=t0,
+            now=T0,
             name="Curse Marks",
             kind=Column.INTEGER,
             default="7",
@@ -60,24 +60,24 @@ def secret_game(t0):
             description="Cursed since the third night",
         )
         gndt_column_edit(
-            column=curse, by=admin, now=t0 + timedelta(minutes=1), default="9", description="Rule 3.1 (the Curse)"
+            column=curse, by=admin, now=T0 + timedelta(minutes=1), default="9", description="Rule 3.1 (the Curse)"
         )
         gndt_effect_save(
             dynasty=game.dynasty,
             by=admin,
-            now=t0 + timedelta(minutes=2),
+            now=T0 + timedelta(minutes=2),
             name="Midnight curse",
             column=curse,
             delta=1,
             hour=0,
-            starts_at=t0,
+            starts_at=T0,
         )
-        update(game, emperor, {("P04", "Role"): "Werewolf"}, now=t0 + timedelta(minutes=3), comment="a quiet night")
-        update(game, game.player("P03"), {("P03", "Money"): "250"}, now=t0 + timedelta(minutes=4), comment="paid")
+        update(game, emperor, {("P04", "Role"): "Werewolf"}, now=T0 + timedelta(minutes=3), comment="a quiet night")
+        update(game, game.player("P03"), {("P03", "Money"): "250"}, now=T0 + timedelta(minutes=4), comment="paid")
         # A row added now gets starting values in every column, hidden ones too: the update is shown, the
         # hidden values in it are not, nor how many there were.
-        gndt_row_add(dynasty=game.dynasty, by=admin, now=t0 + timedelta(minutes=5), name="The Vault")
-    report = gndt_effects_apply_due(now=t0 + timedelta(days=1, minutes=1))
+        gndt_row_add(dynasty=game.dynasty, by=admin, now=T0 + timedelta(minutes=5), name="The Vault")
+    report = gndt_effects_apply_due(now=T0 + timedelta(days=1, minutes=1))
     assert report.applied, "the effect on the hidden column ran"
     assert EffectRun.objects.filter(update__isnull=False).exists()
     game.secret_updates = list(
@@ -87,6 +87,14 @@ def secret_game(t0):
     assert len(game.secret_updates) == 6
     game.curse = curse
     return game
+
+
+shared_game = built_once_per_module(build_game)
+
+
+@pytest.fixture
+def secret_game(shared_game, db):
+    return fresh_copy(shared_game)
 
 
 def viewer_client(name: str | None) -> Client:

@@ -25,10 +25,11 @@ from blognomic.web.freshness import BOOKKEEPING_TABLES, READ_MARKER_TABLES, curr
 from dynasties.models import Notification
 from dynasties.notify import notify
 from dynasties.read_markers import marking_read
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, T0
 from tests.gndt.builders import make_gndt
+from tests.once_per_module import built_once_per_module, fresh_copy
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
 
 WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE)\b", re.IGNORECASE)
 
@@ -60,11 +61,13 @@ def badges(html: str) -> dict[str, str]:
     return found
 
 
+shared_game = built_once_per_module(lambda: make_gndt(T0))
+
+
 @pytest.fixture
-def game(t0):
-    game = make_gndt(t0)
+def game(shared_game, db, t0):
     with time_machine.travel(t0 + timedelta(hours=2), tick=False):
-        yield game
+        yield fresh_copy(shared_game)
 
 
 @pytest.fixture
