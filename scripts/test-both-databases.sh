@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs the test suite on SQLite and on PostgreSQL at the same time, each in one process (TEST_WORKERS=0, the
-# default) or spread over TEST_WORKERS processes (pytest-xdist), and fails if either run fails. Each run writes to a log of its own under .run/; when both
-# have ended, both logs are printed whole, one after the other, so a failure reads as it would alone; each
-# ends with its twenty slowest tests.
+# default) or spread over TEST_WORKERS processes (pytest-xdist), and fails if either run fails. The tests
+# marked once_per_suite run once in all, each in whichever run takes it first (tests/once_per_suite.py), in a
+# folder of claims made afresh here. Each run writes to a log of its own under .run/; when both have ended,
+# both logs are printed whole, one after the other, so a failure reads as it would alone; each ends with its
+# twenty slowest tests.
 #
 # Usage: scripts/test-both-databases.sh POSTGRES_URL [pytest arguments...]
 set -uo pipefail
@@ -16,6 +18,9 @@ if [ "$workers" != 0 ]; then
   spread=(-n "$workers" --dist loadgroup)
 fi
 mkdir -p .run
+claims=$(mktemp -d "$PWD/.run/once-per-suite.XXXXXX")
+trap 'rm -rf "$claims"' EXIT
+export ONCE_PER_SUITE_CLAIMS=$claims
 
 started=$(date +%s)
 run() {  # name, then the environment's DATABASE_URL ("" for SQLite)

@@ -11,7 +11,7 @@ import pytest
 from django.db.backends.signals import connection_created
 
 from dynasties import outbound
-from tests import flush_by_delete
+from tests import flush_by_delete, once_per_suite
 from tests.factories import T0
 from tests.isolation import FAST_HASHERS, resolve_offline, run_tasks_in_process
 from tests.site_sweep import site_sweep  # noqa: F401  (one sweep of the site for the whole session)
@@ -56,12 +56,17 @@ def uses_database(item: pytest.Item) -> bool:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The suite runs once on SQLite and once on PostgreSQL: a test that cannot touch the database (pure rules,
-    parsers, settings, the tools that start their own SQLite site) runs on the SQLite run only, and so do the
-    browser and checker runs over pages the database does not shape, which write nothing through the site
-    (marked ``once_per_suite``; ``once_per_suite_reads_only`` holds them to it). They are skipped here, before
-    their fixtures start a browser or a live server for nothing."""
+    parsers, settings, the tools that start their own SQLite site) runs on the SQLite run only. The browser and
+    checker runs over pages the database does not shape, which write nothing through the site (marked
+    ``once_per_suite``; ``once_per_suite_reads_only`` holds them to it), run once in all: side by side, each run
+    keeps them for last and takes each the other has not (``tests/once_per_suite.py``); on one database alone,
+    SQLite runs them and PostgreSQL does not. What is skipped here is skipped before its fixtures start a
+    browser or a live server for nothing."""
     from django.db import connection
 
+    shared = once_per_suite.shared_folder()
+    if shared is not None:
+        once_per_suite.put_last(items)
     if connection.vendor == "sqlite":
         return
     no_database = pytest.mark.skip(reason="uses no database: run on the suite's SQLite run")
@@ -69,8 +74,36 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if not uses_database(item):
             item.add_marker(no_database)
-        elif item.get_closest_marker("once_per_suite"):
+        elif once_per_suite.is_once(item) and shared is None:
             item.add_marker(once)
+
+
+# What each run took of the once-per-suite tests, and what it left to the other, for its summary.
+_once_per_suite_taken: dict[str, list[str]] = {"here": [], "elsewhere": []}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A once-per-suite test another run has taken is skipped here, before any of its fixtures is set up."""
+    shared = once_per_suite.shared_folder()
+    if shared is None or not once_per_suite.is_once(item):
+        return
+    from django.db import connection
+
+    ours = "SQLite" if connection.vendor == "sqlite" else "PostgreSQL"
+    taker = once_per_suite.take(shared, item.nodeid, ours)
+    if taker != ours:
+        _once_per_suite_taken["elsewhere"].append(item.nodeid)
+        pytest.skip(f"checked once, on the suite's {taker} run")
+    _once_per_suite_taken["here"].append(item.nodeid)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    here, elsewhere = _once_per_suite_taken["here"], _once_per_suite_taken["elsewhere"]
+    if here or elsewhere:
+        terminalreporter.write_line(
+            f"once-per-suite tests: {len(here)} run here, {len(elsewhere)} taken by the other database's run"
+        )
 
 
 # PostgreSQL's test database, kept fit between tests (see ``pytest_runtest_teardown``): vacuumed at least this
@@ -234,16 +267,18 @@ SCREENSHOTS = os.path.join(os.path.dirname(os.path.dirname(__file__)), ".run", "
 
 
 @pytest.fixture
-def screenshot():
+def screenshot(request):
     """``screenshot(page or locator, "name.png", full_page=...)`` keeps a picture in ``.run/screenshots/`` for a
-    person to look at. Taken on the suite's SQLite run alone: the PostgreSQL run draws the same pages, and its
-    pictures would only overwrite the first, at a fifth of a second of Chromium's time for each full page."""
+    person to look at. A test run on both databases takes it on the SQLite run alone: the PostgreSQL run draws
+    the same pages, and its pictures would only overwrite the first, at a fifth of a second of Chromium's time
+    for each full page. A once-per-suite test takes it in whichever run has the test."""
     from django.db import connection
 
     os.makedirs(SCREENSHOTS, exist_ok=True)
+    here = connection.vendor == "sqlite" or once_per_suite.is_once(request.node)
 
     def take(target, name: str, *, full_page: bool = False) -> None:
-        if connection.vendor == "sqlite":
+        if here:
             # full_page only when asked: a locator's screenshot takes no such argument at all.
             target.screenshot(path=os.path.join(SCREENSHOTS, name), **({"full_page": True} if full_page else {}))
 
