@@ -1,7 +1,7 @@
 """Every main page is valid HTML by the Nu HTML Checker, as a visitor, a player and an admin see it.
 
 The pages are saved to one folder and checked in a single run of the checker (its JVM is slow to start).
-Run once per suite, on SQLite: the markup does not depend on the database.
+Run once per suite, on either database: the markup does not depend on it.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """axe-core in Chromium over every main page of the demo game, as a visitor, a player and an admin, at a
 desktop's and a phone's width, checking WCAG 2.2 A and AA; and the colour contrast of every palette.
 
-Run once per suite, on SQLite: what a browser shows does not depend on the database.
+Run once per suite, on either database: what a browser shows does not depend on it.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ from playwright.sync_api import expect
 
 from blognomic.moving.demo import DEMO_PASSWORD, build_demo
 
-# Run once per suite, on SQLite: the player reads and previews, writing nothing; the views are tested on both databases.
+# Run once per suite, on either database: the player reads and previews, writing nothing; the views are tested
+# on both databases.
 pytestmark = [pytest.mark.e2e, pytest.mark.once_per_suite, pytest.mark.django_db(transaction=True)]
 
 

@@ -3,8 +3,8 @@ or an admin can fill (``tests/hostile_game.py``), then every page that shows the
 may run (a ``dialog`` listener and a ``window.__xss`` canary watch), and no element may carry an event handler or
 a ``javascript:`` address.
 
-Run once per suite, on SQLite: whether a stored payload runs depends on the markup the templates make of its
-text, not on the database that kept it. Storing every payload and answering every page that shows them without
+Run once per suite, on either database: whether a stored payload runs depends on the markup the templates make
+of its text, not on the database that kept it. Storing every payload and answering every page that shows them without
 a server error is checked on both databases, by ``tests/test_hostile_input.py``.
 """
 

@@ -1,7 +1,7 @@
 """The game on a phone (390×844): a compact summary in the first screen, and no page wider than the screen.
 
-Run once per suite, on SQLite, as the accessibility checks are: how wide a page is does not depend on the
-database. The journeys that vote and enact in the browser run on both."""
+Run once per suite, on either database, as the accessibility checks are: how wide a page is does not depend
+on it. The journeys that vote and enact in the browser run on both."""
 
 from __future__ import annotations
 
