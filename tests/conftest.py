@@ -198,8 +198,8 @@ def static_files_looked_up_when_asked(settings):
 
 @pytest.fixture(autouse=True)
 def once_per_suite_reads_only(request, monkeypatch):
-    """A test marked ``once_per_suite`` runs on SQLite alone, so it may read the site but write nothing to the game
-    through it: such a test fails here, naming the requests that wrote, and belongs on both databases."""
+    """A test marked ``once_per_suite`` runs on one database alone, so it may read the site but write nothing to
+    the game through it: such a test fails here, naming the requests that wrote, and belongs on both databases."""
     if request.node.get_closest_marker("once_per_suite") is None:
         yield
         return
