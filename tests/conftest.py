@@ -102,7 +102,7 @@ def pytest_terminal_summary(terminalreporter) -> None:
     here, elsewhere = _once_per_suite_taken["here"], _once_per_suite_taken["elsewhere"]
     if here or elsewhere:
         terminalreporter.write_line(
-            f"once-per-suite tests: {len(here)} run here, {len(elsewhere)} taken by the other database's run"
+            f"once-per-suite tests: {len(here)} run here, {len(elsewhere)} left to another process of the suite"
         )
 
 
