@@ -7,8 +7,8 @@ On the demo game (``manage.py demo``'s, in a fresh SQLite file, or with ``--data
 made for the run and dropped after) it times, in CPU milliseconds per call (the best of ``--rounds`` rounds of
 ``--calls`` calls each):
 
-- each query ``dynasties.compiled.CompiledOnce`` keeps (the current dynasty, the pending matters with their
-  authors, the sidebar's latest comments) through the ORM, as a page made it before, and compiled once;
+- each query ``dynasties.compiled.CompiledOnce`` keeps (the game's row, the current dynasty, the pending matters
+  with their authors, the sidebar's latest comments) through the ORM, as a page made it before, and compiled once;
 - the game's state that every page reads (``votes.state.game_state``: five queries), as it is and with those
   queries made through the ORM again;
 - running the compiled SQL alone, with no model made of the rows: the floor.
@@ -86,11 +86,17 @@ def measure(database: TemporaryDatabase, *, rounds: int, calls: int) -> None:
     print(f"CPU ms per call, best of {rounds} rounds of {calls}\n")
     print(f"{'query':<44} {'ORM':>8} {'compiled':>9} {'SQL alone':>10}")
     kept: list[tuple[object, str, CompiledOnce]] = [
+        (dynasty_models, "_the_game", dynasty_models._the_game),
         (dynasty_models, "_running_dynasty", dynasty_models._running_dynasty),
         (state, "_pending_with_authors", state._pending_with_authors),
         (selectors, "_latest_comments", selectors._latest_comments),
     ]
-    names = ["the current dynasty", "the pending matters with their authors", "the sidebar's latest comments"]
+    names = [
+        "the game's row",
+        "the current dynasty",
+        "the pending matters with their authors",
+        "the sidebar's latest comments",
+    ]
     for (_module, _name, compiled), name in zip(kept, names, strict=True):
         through_orm = lambda compiled=compiled: list(compiled.build())  # noqa: E731
         assert [row.pk for row in through_orm()] == [row.pk for row in compiled()], name

@@ -3,9 +3,10 @@
 Building and compiling a query through the ORM costs several times what running it costs for the small
 queries every page makes. Every page reads the roster at the moment it is rendered (at 10× the real history:
 4.1 ms of CPU through the ORM, 1.0 ms compiled), whose SQL does not depend on the moment, only its parameters
-(``CompiledForMoment``); and the game's state and the sidebar read the current dynasty, the pending matters
-with their authors and the latest comments, whose SQL and parameters never change (``CompiledOnce``: on the
-demo game 1.0–2.3 ms of CPU each through the ORM, 0.2–0.6 ms compiled, ``benchmarks/bench_compiled.py``).
+(``CompiledForMoment``); and the game's state and the sidebar read the game's own row, the current dynasty,
+the pending matters with their authors and the latest comments, whose SQL and parameters never change
+(``CompiledOnce``: on the demo game 0.1–2.3 ms of CPU each through the ORM, 0.03–0.6 ms compiled,
+``benchmarks/bench_compiled.py``).
 """
 
 from __future__ import annotations

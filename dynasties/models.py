@@ -216,6 +216,10 @@ class Game(models.Model):
 
     @classmethod
     def load(cls) -> Game:
+        """The game's one row, made on first use. Every page asks, so its query is compiled once."""
+        found = _the_game()
+        if found:
+            return found[0]
         game, _ = cls.objects.get_or_create(pk=1)
         return game
 
@@ -359,6 +363,7 @@ class Dynasty(models.Model):
 
 
 _running_dynasty = CompiledOnce(lambda: Dynasty.objects.running())
+_the_game = CompiledOnce(lambda: Game.objects.filter(pk=1))
 
 ORDINALS = ["First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth", "Tenth"]
 

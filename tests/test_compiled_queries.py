@@ -1,5 +1,5 @@
-"""The queries every page makes, compiled once (``dynasties.compiled.CompiledOnce``): the current dynasty, the
-pending matters with their authors and the sidebar's latest comments. They must answer exactly as the ORM
+"""The queries every page makes, compiled once (``dynasties.compiled.CompiledOnce``): the game's row, the current
+dynasty, the pending matters with their authors and the sidebar's latest comments. They must answer exactly as the ORM
 does, follow every write, and read their related objects without another query."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from dynasties.compiled import CompiledOnce
-from dynasties.models import Dynasty, User
+from dynasties.models import Dynasty, Game, User
 from tests.factories import make_dynasty, make_proposal, make_table, vote
 from votes.models import Post
 from votes.selectors import recent_comments
@@ -30,6 +30,20 @@ def same_instance(ours, theirs) -> bool:
     columns = {name: value for name, value in vars(ours).items() if name != "_state"}
     assert columns == {name: value for name, value in vars(theirs).items() if name != "_state"}
     return ours._state.db == theirs._state.db and not ours._state.adding
+
+
+def test_the_game_is_its_one_row_as_the_orm_reads_it_made_on_first_use_and_follows_each_write():
+    assert not Game.objects.exists()
+    made = Game.load()
+    assert made.pk == 1 and Game.objects.count() == 1
+    with CaptureQueriesContext(connection) as queries:
+        loaded = Game.load()
+    assert len(queries) == 1 and same_instance(loaded, Game.objects.get(pk=1))
+
+    Game.objects.filter(pk=1).update(name="Lamplighters", profile="2005", auto_resolve=True)
+    loaded = Game.load()
+    assert (loaded.name, loaded.profile, loaded.auto_resolve) == ("Lamplighters", "2005", True)
+    assert loaded.rules_profile().name == "2005"
 
 
 def test_the_current_dynasty_is_the_orms_with_its_emperor_and_ordinal_and_follows_a_new_one(t0):
