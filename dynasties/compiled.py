@@ -5,8 +5,8 @@ queries every page makes. Every page reads the roster at the moment it is render
 4.1 ms of CPU through the ORM, 1.0 ms compiled), whose SQL does not depend on the moment, only its parameters
 (``CompiledForMoment``); and the game's state and the sidebar read the game's own row, the current dynasty,
 the pending matters with their authors and the latest comments, whose SQL and parameters never change
-(``CompiledOnce``: on the demo game 0.1–2.3 ms of CPU each through the ORM, 0.03–0.6 ms compiled,
-``benchmarks/bench_compiled.py``).
+(``CompiledOnce``: on the demo game 0.12–0.82 ms of CPU each through the ORM and 0.03–0.20 ms compiled on
+SQLite, 0.26–1.24 and 0.11–0.25 ms on PostgreSQL, ``benchmarks/bench_compiled.py``).
 """
 
 from __future__ import annotations
