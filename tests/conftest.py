@@ -200,7 +200,7 @@ def static_files_looked_up_when_asked(settings):
 def once_per_suite_reads_only(request, monkeypatch):
     """A test marked ``once_per_suite`` runs on one database alone, so it may read the site but write nothing to
     the game through it: such a test fails here, naming the requests that wrote, and belongs on both databases."""
-    if request.node.get_closest_marker("once_per_suite") is None:
+    if not once_per_suite.is_once(request.node):
         yield
         return
     with writes_through_the_site(monkeypatch) as written:
