@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from blognomic.moving.demo import build_demo
 from dynasties.theming import PALETTES
-from tests.main_pages import ACCOUNTS, ADMIN, DESKTOP, PASSWORD, PHONE, ROLES, WIDTHS, pages_for
+from tests.main_pages import ACCOUNTS, ADMIN, DESKTOP, PASSWORD, PLAYER, VISITOR, WIDTHS, pages_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.once_per_suite, pytest.mark.django_db(transaction=True)]
 
@@ -124,60 +124,85 @@ def demo(live_server):
     return live_server.url
 
 
-@pytest.mark.parametrize("role", ROLES)
+# The pages a phone's width is checked on in every palette: the front page, a matter, a CfJ and the GNDT.
+PHONE_PALETTE_PAGES = 3
+
+
+def palette_shortfalls(page, label: str, width: str, checked: ContrastChecked) -> dict[str, list[str]]:
+    """The elements of the page as it is now that fall short of WCAG AA contrast in each palette but its own
+    (which the full axe run checked), by palette; the page is left in its own palette."""
+    found: dict[str, list[str]] = defaultdict(list)
+    own = page.evaluate("() => document.documentElement.dataset.palette")
+    for palette in (name for name in PALETTES if name != own):
+        # The palette is the <html> element's data-palette, as a dynasty's Ascension Address sets it.
+        page.evaluate("(name) => document.documentElement.dataset.palette = name", palette)
+        skip = checked.unchanged(page, width)
+        for violation in axe_violations(page, ["color-contrast"], skip=skip):
+            for node in violation["nodes"]:
+                ratio = node["any"][0]["data"]["contrastRatio"] if node["any"] else "?"
+                found[palette].append(f"{label} ({width}) {node['target'][0]} at {ratio}:1")
+    # Its own again, for the checks still to come at this width or the next (an <html> with none had none).
+    page.evaluate(
+        "(name) => name ? (document.documentElement.dataset.palette = name) : "
+        "delete document.documentElement.dataset.palette",
+        own,
+    )
+    return found
+
+
+def walk(browser, base: str, role: str, *, palettes: bool = False) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Every main page this role opens, loaded once and checked at each width: axe's WCAG 2.2 A and AA rules and
+    WCAG 2.5.3's label in name, by rule; with ``palettes``, each other palette's contrast too (every page at a
+    desktop's width, the first few and the GNDT at a phone's), by palette."""
+    violations: dict[str, list[str]] = defaultdict(list)
+    shortfalls: dict[str, list[str]] = defaultdict(list)
+    checked = ContrastChecked()
+    context = checking_context(browser, base, role, DESKTOP)
+    page = context.new_page()
+    for number, main_page in enumerate(pages_for(role)):
+        page.set_viewport_size(DESKTOP)
+        page.goto(base + main_page.path)
+        # Resized, the page follows the phone's media queries, and its one script that reads the layout (the
+        # scroll hints) runs again on the resize.
+        for at, (width, viewport) in enumerate(WIDTHS.items()):
+            if at:
+                page.set_viewport_size(viewport)
+                page.evaluate(AFTER_LAYOUT)
+            for violation in axe_violations(page):
+                for node in violation["nodes"]:
+                    violations[violation["id"]].append(f"{main_page.name} ({width}): {node['target'][0]}")
+            for control in page.evaluate(LABEL_STARTS_WITH_TEXT):
+                violations["label-in-name (starts with the shown text)"].append(
+                    f"{main_page.name} ({width}): {control}"
+                )
+            if palettes and (width == "desktop" or number < PHONE_PALETTE_PAGES or main_page.path == "/gndt/"):
+                for palette, where in palette_shortfalls(page, main_page.path, width, checked).items():
+                    shortfalls[palette] += where
+    context.close()
+    return violations, shortfalls
+
+
+@pytest.mark.parametrize("role", [VISITOR, PLAYER])
 def test_every_main_page_passes_axe_at_both_widths(browser, demo, role):
     """axe-core finds no WCAG 2.2 A or AA violation on any main page this role opens, on a desktop or a
     phone ("colour contrast of the AGAINST label; table-of-contents links 18 px high; GNDT cell links whose
     accessible name doesn't start with the visible value; aria-describedby pointing at missing ids; a
     duplicate id; aria-label on a <div> with no role")."""
-    found: dict[str, list[str]] = defaultdict(list)
-    pages = pages_for(role)
-    context = checking_context(browser, demo, role, DESKTOP)
-    page = context.new_page()
-    for main_page in pages:
-        page.set_viewport_size(DESKTOP)
-        page.goto(demo + main_page.path)
-        # Loaded once and checked at each width: resized, the page follows the phone's media queries, and its
-        # one script that reads the layout (the scroll hints) runs again on the resize.
-        for number, (width, viewport) in enumerate(WIDTHS.items()):
-            if number:
-                page.set_viewport_size(viewport)
-                page.evaluate(AFTER_LAYOUT)
-            for violation in axe_violations(page):
-                for node in violation["nodes"]:
-                    found[violation["id"]].append(f"{main_page.name} ({width}): {node['target'][0]}")
-            for control in page.evaluate(LABEL_STARTS_WITH_TEXT):
-                found["label-in-name (starts with the shown text)"].append(f"{main_page.name} ({width}): {control}")
-    context.close()
+    found, _ = walk(browser, demo, role)
     count = sum(len(where) for where in found.values())
-    assert not found, f"{count} violations over {len(pages)} pages × 2 widths as a {role}:\n{describe(found)}"
+    assert not found, f"{count} violations over {len(pages_for(role))} pages × 2 widths as a {role}:\n{describe(found)}"
 
 
-def test_every_palette_has_enough_contrast(browser, demo):
-    """Every palette passes WCAG AA contrast on every page an admin opens, header included, and on a phone's
-    front page, matter and GNDT ("The Ember palette's header fails contrast (2.2:1 for Log out, 2.4:1 for the
-    clock); the AGAINST label on a post is 2.2:1")."""
-    every_page = [main_page.path for main_page in pages_for(ADMIN)]
-    found: dict[str, list[str]] = defaultdict(list)
-    checked = ContrastChecked()
-    for width, viewport, paths in (("desktop", DESKTOP, every_page), ("phone", PHONE, every_page[:3] + ["/gndt/"])):
-        context = checking_context(browser, demo, ADMIN, viewport)
-        page = context.new_page()
-        for path in paths:
-            page.goto(demo + path)
-            # The page's own palette was checked, with every other rule, by the admin's axe test above.
-            own = page.evaluate("() => document.documentElement.dataset.palette")
-            for palette in (name for name in PALETTES if name != own):
-                # The palette is the <html> element's data-palette, as a dynasty's Ascension Address sets it.
-                page.evaluate("(name) => document.documentElement.dataset.palette = name", palette)
-                skip = checked.unchanged(page, width)
-                for violation in axe_violations(page, ["color-contrast"], skip=skip):
-                    for node in violation["nodes"]:
-                        ratio = node["any"][0]["data"]["contrastRatio"] if node["any"] else "?"
-                        found[palette].append(f"{path} ({width}) {node['target'][0]} at {ratio}:1")
-        context.close()
-    count = sum(len(where) for where in found.values())
-    assert not found, f"{count} elements short of WCAG AA contrast:\n{describe(found)}"
+def test_every_admin_page_passes_axe_at_both_widths_and_has_enough_contrast_in_every_palette(browser, demo):
+    """As for a visitor and a player, on every page an admin opens; and every palette passes WCAG AA contrast on
+    each of them, header included, and on a phone's front page, matter and GNDT ("The Ember palette's header
+    fails contrast (2.2:1 for Log out, 2.4:1 for the clock); the AGAINST label on a post is 2.2:1"). One walk
+    for both: the palettes are checked on the page axe has just checked, not loaded again."""
+    found, short = walk(browser, demo, ADMIN, palettes=True)
+    count, below = (sum(len(where) for where in each.values()) for each in (found, short))
+    pages = len(pages_for(ADMIN))
+    assert not found, f"{count} violations over {pages} pages × 2 widths as an admin:\n{describe(found)}"
+    assert not short, f"{below} elements short of WCAG AA contrast:\n{describe(short)}"
 
 
 def test_a_part_of_the_frame_is_left_out_of_a_contrast_check_only_when_shown_as_it_was_checked(browser):
