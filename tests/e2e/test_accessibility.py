@@ -124,8 +124,8 @@ def demo(live_server):
     return live_server.url
 
 
-# The pages a phone's width is checked on in every palette: the front page, a matter, a CfJ and the GNDT.
-PHONE_PALETTE_PAGES = 3
+# The pages a phone's width is checked on in every palette (``tests/main_pages.py`` names them).
+PHONE_PALETTE_PAGES = frozenset({"front page", "proposal", "call for judgement", "gndt"})
 
 
 def palette_shortfalls(page, label: str, width: str, checked: ContrastChecked) -> dict[str, list[str]]:
@@ -153,13 +153,16 @@ def palette_shortfalls(page, label: str, width: str, checked: ContrastChecked) -
 def walk(browser, base: str, role: str, *, palettes: bool = False) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """Every main page this role opens, loaded once and checked at each width: axe's WCAG 2.2 A and AA rules and
     WCAG 2.5.3's label in name, by rule; with ``palettes``, each other palette's contrast too (every page at a
-    desktop's width, the first few and the GNDT at a phone's), by palette."""
+    desktop's width, ``PHONE_PALETTE_PAGES`` at a phone's), by palette."""
     violations: dict[str, list[str]] = defaultdict(list)
     shortfalls: dict[str, list[str]] = defaultdict(list)
     checked = ContrastChecked()
     context = checking_context(browser, base, role, DESKTOP)
     page = context.new_page()
-    for number, main_page in enumerate(pages_for(role)):
+    pages = pages_for(role)
+    unknown = PHONE_PALETTE_PAGES - {main_page.name for main_page in pages} if palettes else set()
+    assert not unknown, f"no such main page for {role}: {sorted(unknown)}"
+    for main_page in pages:
         page.set_viewport_size(DESKTOP)
         page.goto(base + main_page.path)
         # Resized, the page follows the phone's media queries, and its one script that reads the layout (the
@@ -175,7 +178,7 @@ def walk(browser, base: str, role: str, *, palettes: bool = False) -> tuple[dict
                 violations["label-in-name (starts with the shown text)"].append(
                     f"{main_page.name} ({width}): {control}"
                 )
-            if palettes and (width == "desktop" or number < PHONE_PALETTE_PAGES or main_page.path == "/gndt/"):
+            if palettes and (width == "desktop" or main_page.name in PHONE_PALETTE_PAGES):
                 for palette, where in palette_shortfalls(page, main_page.path, width, checked).items():
                     shortfalls[palette] += where
     context.close()
