@@ -60,3 +60,21 @@ def format_iso_time(moment: datetime | None) -> str | None:
     if moment is None:
         return None
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+# The moments a game's records may carry. Nomic is younger than 1970, and a game's arithmetic adds weeks and years
+# to what it stores (deadlines, hiatus, the age of a matter): a date near datetime's end would overflow it.
+EARLIEST_STORED = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST_STORED = datetime(2200, 1, 1, tzinfo=UTC)
+
+
+def storable_moment_problem(moment: datetime) -> str | None:
+    """Why a record may not carry `moment` (an aware datetime), or None when it may."""
+    if moment.tzinfo is None:
+        return f"{moment.isoformat()} has no time zone"
+    if not EARLIEST_STORED <= moment < LATEST_STORED:
+        return (
+            f"{format_iso_time(moment)} is outside the dates a game may carry "
+            f"({EARLIEST_STORED.year} to {LATEST_STORED.year - 1})"
+        )
+    return None
