@@ -1,5 +1,5 @@
-"""What resolving a matter does, in order: the steps ``blognomic/enactment.py`` installs and the README
-documents, and which of them run when a matter is enacted or failed."""
+"""What resolving a matter does, in order: the steps ``blognomic/enactment.py`` installs and the architecture
+page (docs/architecture/index.md) documents, and which of them run when a matter is enacted or failed."""
 
 from __future__ import annotations
 
@@ -29,15 +29,15 @@ DOCUMENTED_STEPS = [
     "apply the amendment",
     "apply the effects",
 ]
-README = Path(__file__).resolve().parents[1] / "README.md"
+ARCHITECTURE = Path(__file__).resolve().parents[1] / "docs" / "architecture" / "index.md"
 
 
 def test_the_installed_steps_are_the_documented_sequence():
-    """The site installs the steps in the order the README gives, and one obstacle to offering Enact."""
+    """The site installs the steps in the order the architecture page gives, and one obstacle to offering Enact."""
     assert [step.name for step in installed_steps()] == DOCUMENTED_STEPS
     assert [obstacle.name for obstacle in installed_obstacles()] == ["its amendment no longer applies"]
-    chain = re.search(r"in one\s+transaction: (.*?)\.\n\n", README.read_text(), re.DOTALL)
-    assert chain, "the README says what resolving a matter does, step by step"
+    chain = re.search(r"in one\s+transaction: (.*?)\.\n\n", ARCHITECTURE.read_text(), re.DOTALL)
+    assert chain, "the architecture page says what resolving a matter does, step by step"
     named = [" ".join(re.sub(r"\(.*", "", part, flags=re.DOTALL).split()) for part in chain.group(1).split("→")]
     assert named == DOCUMENTED_STEPS
 
