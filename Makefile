@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 HOST   ?= 127.0.0.1:8000
+DOCS_HOST ?= 127.0.0.1:8001
+# Material for MkDocs prints a notice about its future on every build; the build's own warnings still show.
+MKDOCS = NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs
 # The PostgreSQL run's database: the one scripts/ensure-test-services.sh prints, unless PG_URL names another.
 PG_URL ?=
 POSTGRES_URL = $(or $(PG_URL),$$(cat .run/pg-url))
@@ -40,7 +43,8 @@ run: install
 	DEMO_CLOCK=1 $(BIN)/python manage.py run $(HOST)
 
 # The linter and the formatter's check, the import contract (the layers the README draws), the type checker over the
-# modules pyproject.toml lists and a check that every model change has its migration, then the whole suite on SQLite
+# modules pyproject.toml lists, a check that every model change has its migration and a strict build of the
+# documentation (any warning, a broken link included, fails), then the whole suite on SQLite
 # and on PostgreSQL side by side, each log under .run/ and both printed when both have ended; Redis and Chromium
 # tests run in both.
 test: $(BIN)/.installed-dev test-services
@@ -49,6 +53,7 @@ test: $(BIN)/.installed-dev test-services
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 	env -u DATABASE_URL $(BIN)/python manage.py makemigrations --check --dry-run
+	$(MKDOCS) build --strict --quiet
 	TEST_WORKERS=$(TEST_WORKERS) PYTHON=$(BIN)/python scripts/test-both-databases.sh "$(POSTGRES_URL)"
 
 # The suite on one database alone.
@@ -68,7 +73,11 @@ lint: $(BIN)/.installed-dev
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 
+# The documentation site (mkdocs.yml, docs/), served while you edit it; beside `make run`'s port, not on it.
+docs: $(BIN)/.installed-dev
+	$(MKDOCS) serve -a $(DOCS_HOST)
+
 bench: $(BIN)/.installed-dev
 	$(BIN)/python benchmarks/run_all.py
 
-.PHONY: install run test test-sqlite test-postgres test-services lint bench
+.PHONY: install run test test-sqlite test-postgres test-services lint docs bench
