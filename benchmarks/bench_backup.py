@@ -9,7 +9,7 @@ created beside the one ``--database-url`` names (and dropped at the end):
 1. ``migrate`` and ``import_history``: the real history from ``../shared/data/blognomic-history/``.
 2. ``backup --dir TMP``: the day's archive (gzipped) and ``pg_dump``, as the beat job writes them.
 3. A second database: ``migrate``, then ``restore FILE`` from the archive.
-4. A third database: ``pg_restore`` of the dump, the other way back the README gives.
+4. A third database: ``pg_restore`` of the dump, the other way back docs/running/backups.md gives.
 5. The pages of the three databases, each rendered in a process of its own at one frozen
    moment, the page cache off: the site's main pages (as a visitor, and the admin panel as an admin), every
    player's page, every month of the archive, and every ``--every``-th post and Ruleset revision by their

@@ -229,8 +229,8 @@ def add_gndt(archive: dict, seed: int, updates: int) -> None:
 
 
 def server_environment(database_url: str, redis_url: str | None = None) -> dict[str, str]:
-    """Production settings as the README gives them, minus HTTPS (the benchmark speaks plain HTTP); Redis only
-    when asked for (the cache, the content version and sessions then live there)."""
+    """Production settings as docs/running/production.md gives them, minus HTTPS (the benchmark speaks plain
+    HTTP); Redis only when asked for (the cache, the content version and sessions then live there)."""
     env = dict(os.environ)
     env.pop("REDIS_URL", None)
     if redis_url:

@@ -2,7 +2,7 @@
 
 With nothing set the site runs on the embedded default: a SQLite file, Celery tasks run in-process and a
 local-memory cache. ``DATABASE_URL`` switches to PostgreSQL, ``REDIS_URL`` to Redis as Celery broker and cache.
-Production needs ``DEBUG=0``, ``SECRET_KEY`` and ``ALLOWED_HOSTS`` (see the README).
+Production needs ``DEBUG=0``, ``SECRET_KEY`` and ``ALLOWED_HOSTS`` (see docs/running/configuration.md).
 """
 
 from datetime import timedelta

@@ -1,6 +1,6 @@
 """The site served by gunicorn on a free loopback port, against the test database, for races through HTTP.
 
-The server runs with the production settings the README gives (``DEBUG=0``, WhiteNoise's manifest after
+The server runs with the production settings the documentation gives (``DEBUG=0``, WhiteNoise's manifest after
 ``collectstatic``), minus HTTPS, with the test run's ``SECRET_KEY`` so that sessions made by the tests'
 ``force_login`` are valid on it. It listens on 127.0.0.1 only. Requests are made with the standard
 library's ``http.client``, one connection each, with a timeout, so a race is bounded in time.

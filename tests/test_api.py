@@ -115,7 +115,7 @@ def test_the_rulesets_revisions_and_rules(client, game):
     ],
 )
 def test_bad_requests_get_a_json_answer_that_says_why(client, game, url, status):
-    """Every refusal, unreadable parameters and unknown addresses included, is the README's
+    """Every refusal, unreadable parameters and unknown addresses included, is the JSON API page's
     ``{"detail": "…"}``: one sentence, not a list, and never an HTML page."""
     response = client.get(url)
     assert response.status_code == status

@@ -182,7 +182,7 @@ def iter_resolvable_matters(
 
 
 def tally_report(post: Post, *, now: datetime) -> dict:
-    """The tally interface's JSON object (see the README) for ``post`` as it stood at ``now``."""
+    """The tally interface's JSON object (see docs/reference/commands.md) for ``post`` as it stood at ``now``."""
     game = Game.load()
     profile = game.rules_profile()
     comments = list(post.comments.filter(at__lte=now).select_related("author").order_by("at", "pk"))

@@ -1,6 +1,6 @@
 """The archive format: a whole game (or part of one) as JSON, for import, export and other tools.
 
-The fields are documented in the README under "Archive format".
+The fields are documented in docs/reference/archive-format.md.
 """
 
 from blognomic.moving.archive.exporter import export_archive
