@@ -27,7 +27,7 @@ def heartbeat() -> int:
 @shared_task
 def warm_statistics() -> str:
     """Work out the statistics once the game has changed, before a reader asks for them: over a large archive
-    the aggregates take seconds (3.6 s at ten times the real history), which the first reader of /stats/
+    the aggregates take seconds (benchmarks/RESULTS.md), which the first reader of /stats/
     after each post, comment or resolution would otherwise wait for; not while a count is queued, running or
     resting after the last. Returns the version of the figures cached."""
     return warm(timezone.now())

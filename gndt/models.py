@@ -308,7 +308,7 @@ class UpdateQuerySet(models.QuerySet):
         seen = models.Exists(changes.visible_to(viewer, dynasty))
         public_subject = Q(column__isnull=True) | Q(column__hidden=False)
         # Most dynasties hide no column, and then every update is visible: asked first, in the same query, this
-        # spares the database the look at every update's changes (5 of a ten-times GNDT log's 6 ms).
+        # spares the database the look at every update's changes, most of the log's query time.
         hides_nothing = ~models.Exists(Column.objects.filter(dynasty=dynasty, hidden=True))
         return self.filter(
             hides_nothing | public_subject & (~models.Exists(changes) | seen) | Q(column__owner_visible=True) & seen
@@ -387,7 +387,7 @@ class Update(models.Model):
             models.Index(fields=["dynasty", "at"], name="gndt_update_dynasty_at"),
             # The log's menu of everyone who has updated asks, person by person, whether they have an update in
             # the dynasty: found in one step here, where the dynasty's index alone made SQLite read its whole
-            # log for each person who has none (1.2 s a page over 50,000 updates).
+            # log for each person who has none (seconds a page over a long log; tests/test_gndt_page_queries.py).
             models.Index(fields=["by", "dynasty"], name="gndt_update_by_dynasty"),
         ]
 

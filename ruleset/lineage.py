@@ -119,8 +119,8 @@ def ruleset_blame(page: Page, *, up_to: int | None = None) -> dict[str, Blame]:
 def _latest_changes(page: Page, up_to: int | None) -> dict[str, int]:
     """Each rule's anchor → the number of the last revision (up to ``up_to``) that added or changed it.
 
-    The grouping reads every change the page has had, which grows with its age (70 ms over the 94,500
-    revisions of a ten-times archive), while its answer changes only when a revision is added. So the
+    The grouping reads every change the page has had, which grows with its age (benchmarks/RESULTS.md has the
+    figures at ten times the real history), while its answer changes only when a revision is added. So the
     current page's answer is kept under its newest revision, which no later write can change (revisions are
     only ever added, each with its rule changes in the same transaction).
     """

@@ -27,7 +27,7 @@ POSTS_PER_PAGE = 20
 
 class CountedPerVersion(Paginator):
     """A paginator that counts its posts once per content version: counting every post of a category reads
-    the whole listing's index (19 ms over the 158,000 proposals of a ten-times archive)."""
+    the whole listing's index, which grows with the archive (benchmarks/RESULTS.md has the figures)."""
 
     def __init__(self, listing: QuerySet[Post], per_page: int, *, request: HttpRequest) -> None:
         super().__init__(listing, per_page)

@@ -121,10 +121,11 @@ def _connection_class(server) -> type:
 class ReusedClientCacheClient(RedisCacheClient):
     """Django's Redis cache client, keeping one client per connection pool.
 
-    Django's makes a new ``redis.Redis`` for every operation, which costs about 60 µs of CPU (most of a cached
-    page's cost beyond Redis's round trip: a player's page takes three operations). A client holds no
-    connection of its own (it borrows one from the pool per command) and may be shared; Django's cache
-    handler gives each thread its own cache object, so this one is never shared across threads anyway.
+    Django's makes a new ``redis.Redis`` for every operation, which was most of a cached page's CPU beyond
+    Redis's round trip (a player's page takes three operations; benchmarks/RESULTS.md has the figures). A
+    client holds no connection of its own (it borrows one from the pool per command) and may be shared;
+    Django's cache handler gives each thread its own cache object, so this one is never shared across threads
+    anyway.
     """
 
     def __init__(self, *args, **kwargs) -> None:

@@ -90,7 +90,7 @@ def _newest_matching(
 
     On PostgreSQL the page's ids are found first, in a subquery that reads only the matches' dates, and only
     those rows are joined and read: for a word in most posts, joining every match and sorting them all to keep
-    twenty took 436 ms over the 10× archive's 126,856 matching posts, against 77 ms this way."""
+    twenty took several times as long over the ten-times archive (benchmarks/RESULTS.md, "Search at 10×")."""
     if connection.vendor != "postgresql":
         matches = queryset.filter(_contains_all(fields, terms)).select_related(*related)
         return matches.order_by(f"-{field}", "-pk")[offset : offset + limit]
@@ -113,10 +113,10 @@ def matches_through_the_index() -> Iterator[None]:
     indexes, at a cost that follows the number of matches.
 
     Left to itself it guesses. Ordered by date, it walks the date index from the newest row, working out each
-    row's words until enough match: for a word last used years ago that reads the whole archive (365 ms over
-    the real history's 144,000 comments for "quorum", against 10 ms through the index). For a word in most
-    posts it reads every row and works out its words rather than use the index (350 ms over 15,800 posts,
-    against 17 ms), because it prices the index as if each match's words were worked out again. So the search
+    row's words until enough match: for a word last used years ago that reads the whole archive. For a word
+    in most posts it reads every row and works out its words rather than use the index, because it prices the
+    index as if each match's words were worked out again (both measured over the real history:
+    benchmarks/RESULTS.md, "Search: matching through the index"). So the search
     orders by an expression no index holds (``_newest_first``) and, for its own queries only, rules out
     reading whole tables where an index can answer.
     """

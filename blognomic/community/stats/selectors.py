@@ -6,8 +6,8 @@ comments. The result is cached under a version made of the number of posts and t
 resolution (and the day, since the current dynasty grows older): any new post, vote or resolution, reopening
 included, gives a new version.
 
-Over a large archive the aggregates take seconds (3.6 s at ten times the real history, 7 s on a loaded
-machine), too long for a reader to wait for after every vote. So the page shows what ``shown_statistics``
+Over a large archive the aggregates take seconds (measured at ten times the real history; the figures are in
+benchmarks/RESULTS.md), too long for a reader to wait for after every vote. So the page shows what ``shown_statistics``
 gives: the figures for the game as it is now when they have been worked out, and otherwise the last figures
 worked out, saying when, while a worker counts afresh (queued once, however many read meanwhile). Where there
 is no worker (tasks run in-process) the count runs at once and the page is never behind; nor is it when no

@@ -384,8 +384,8 @@ def world_version() -> tuple:
     and rename.
 
     Every post page with an amendment asks this, so it is one plain statement of four ``MAX`` subqueries:
-    built through the ORM (four aggregates, or subqueries annotated on one row) it cost 1.5 to 10 ms of
-    query compilation, against a few hundredths of a millisecond here. The names come from the models.
+    built through the ORM (four aggregates, or subqueries annotated on one row) compiling the query cost many
+    times running it (benchmarks/RESULTS.md, "Figures once quoted in the code"). The names come from the models.
     """
     quote = connection.ops.quote_name
     subqueries = []
