@@ -498,7 +498,7 @@ def test_export_holds_what_was_imported(tmp_path):
     import_file(write_archive(tmp_path, game_archive()))
     exported = export_file(tmp_path)
 
-    assert (exported["format"], exported["version"], exported["profile"]) == ("blognomic-archive", 2, "2016")
+    assert (exported["format"], exported["version"], exported["profile"]) == ("blognomic-archive", 3, "2016")
     players = {p["name"]: p for p in exported["players"]}
     assert "A Passing Reader" not in players
     assert players["Sleepy O'Brien"]["idle"] is True

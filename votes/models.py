@@ -156,6 +156,13 @@ class Post(models.Model):
         related_name="posts",
         help_text="The dynasty's own kind of matter this is (a Petition, a Town Meeting), set from its title.",
     )
+    imported_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When it was brought in from another site (a WordPress export): an imported resolved matter keeps "
+        "the result recorded there and is never reopened, re-judged or announced. Empty: posted here.",
+    )
 
     objects = PostQuerySet.as_manager()
     # Not a field: a listing sets it on the posts of its page (``with_comment_counts``) in one query.
@@ -227,6 +234,9 @@ class Comment(models.Model):
     trivial = models.BooleanField(default=False, help_text="2005 profile: a FOR vote marked Trivial.")
     text = models.TextField(blank=True)
     text_html = models.TextField(blank=True, editable=False)
+    imported_at = models.DateTimeField(
+        null=True, blank=True, editable=False, help_text="When it was brought in from another site. Empty: written here."
+    )
 
     class Meta:
         db_table = "blognomic_comment"
@@ -263,6 +273,13 @@ class Resolution(models.Model):
     note = models.TextField(blank=True, help_text="The admin field as written at resolution.")
     tally = models.JSONField(default=dict, blank=True, help_text="The final tally at resolution.")
     reason = models.TextField(blank=True, help_text="Why it was reopened (for example the CfJ that overturned it).")
+    imported_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When it was brought in from another site: its tally may hold the result recorded there "
+        "(see votes.recorded). Empty: resolved here.",
+    )
 
     class Meta:
         ordering = ["at", "pk"]

@@ -252,6 +252,7 @@ def _posts(names: dict[int, str]) -> list[dict]:
         "stale_since",
         "carried_out_at",
         "matter_kind_id",
+        "imported_at",
     )
     for p in Post.objects.order_by("posted_at", "pk").values(*fields).iterator(chunk_size=2000):
         posts.append(_post_entry(p, names, comments=comments, final=final, history=history))
@@ -261,12 +262,14 @@ def _posts(names: dict[int, str]) -> list[dict]:
 def _comments_by_post(names: dict[int, str]) -> dict[int, list[dict]]:
     comments = defaultdict(list)
     rows = Comment.objects.order_by("at", "pk").values_list(
-        "pk", "post_id", "author_id", "at", "icon", "text", "trivial"
+        "pk", "post_id", "author_id", "at", "icon", "text", "trivial", "imported_at"
     )
-    for pk, post_id, author_id, at, icon, text, trivial in rows.iterator(chunk_size=5000):
+    for pk, post_id, author_id, at, icon, text, trivial, imported_at in rows.iterator(chunk_size=5000):
         entry = {"pk": pk, "author": names[author_id], "at": format_time(at), "icon": icon or None, "text": text}
         if trivial:
             entry["trivial"] = True
+        if imported_at:
+            entry["imported_at"] = format_time(imported_at)
         comments[post_id].append(entry)
     return comments
 
@@ -276,9 +279,9 @@ def _resolutions_by_post(names: dict[int, str]) -> tuple[dict[int, dict | None],
     final = {}
     history = defaultdict(list)
     resolutions = Resolution.objects.order_by("at", "pk").values_list(
-        "post_id", "outcome", "by_id", "at", "note", "tally", "reason"
+        "post_id", "outcome", "by_id", "at", "note", "tally", "reason", "imported_at"
     )
-    for post_id, outcome, by_id, at, note, tally, reason in resolutions:
+    for post_id, outcome, by_id, at, note, tally, reason, imported_at in resolutions:
         final[post_id] = (
             None
             if outcome == Resolution.REOPENED
@@ -301,6 +304,10 @@ def _resolutions_by_post(names: dict[int, str]) -> tuple[dict[int, dict | None],
                 "reason": reason,
             }
         )
+        if imported_at:
+            history[post_id][-1]["imported_at"] = format_time(imported_at)
+            if final[post_id] is not None:
+                final[post_id]["imported_at"] = format_time(imported_at)
     return final, history
 
 
@@ -333,7 +340,7 @@ def _post_entry(p: dict, names: dict[int, str], *, comments: dict, final: dict, 
     past = history.get(p["pk"], [])
     if len(past) > 1 or (past and resolution is None):
         entry["resolutions"] = past
-    for flag in ("enactable_since", "failable_since", "stale_since", "carried_out_at"):
+    for flag in ("enactable_since", "failable_since", "stale_since", "carried_out_at", "imported_at"):
         if p[flag]:
             entry[flag] = format_time(p[flag])
     if p["matter_kind_id"]:

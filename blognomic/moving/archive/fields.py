@@ -9,10 +9,11 @@ from typing import Any
 from dynasties.clock import NotATime, format_iso_time, parse_iso_time
 
 FORMAT = "blognomic-archive"
-VERSION = 2
+VERSION = 3
 # Versions this code reads. Version 1 lacked accounts, applications, renames, notifications, reopened
-# resolutions, the beat job's flags, the wiki's protection log and primary keys; it is read as before.
-READABLE_VERSIONS = (1, 2)
+# resolutions, the beat job's flags, the wiki's protection log and primary keys; version 2 lacked when posts,
+# comments and resolutions were imported from another site. Both are read as before.
+READABLE_VERSIONS = (1, 2, 3)
 
 NOT_A_TIME = "not an ISO 8601 time"
 NO_TIME_ZONE = "not an ISO 8601 time with a time zone (add Z for UTC)"

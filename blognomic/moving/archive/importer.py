@@ -441,6 +441,7 @@ def _post_from(p: dict, users: dict[str, User], dynasties: dict[int, Dynasty], r
         failable_since=p["failable_since"],
         stale_since=p["stale_since"],
         carried_out_at=p["carried_out_at"],
+        imported_at=p["imported_at"],
     )
 
 
@@ -460,6 +461,7 @@ def _comments_and_resolutions(
                 trivial=c["trivial"],
                 text=c["text"],
                 text_html=render_markdown(c["text"]),
+                imported_at=c["imported_at"],
             )
             for c in p["comments"]
         )
@@ -472,6 +474,7 @@ def _comments_and_resolutions(
                 note=r["note"],
                 tally=r["tally"],
                 reason=r.get("reason", ""),
+                imported_at=r.get("imported_at"),
                 by=users[r["by"]] if r["by"] else None,
             )
             for r in p["resolutions"]

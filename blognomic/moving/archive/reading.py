@@ -473,6 +473,7 @@ def _parse_post(r: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> 
         "stale_since": r.time("stale_since", required=False),
         "carried_out_at": r.time("carried_out_at", required=False),
         "matter_kind": _matter_kind(r, kind),
+        "imported_at": r.time("imported_at", required=False),
     }
 
 
@@ -500,6 +501,7 @@ def _parse_resolution(r: Reader, parsed: Parsed, status: str | None, posted_at: 
         "outcome": outcome,
         "note": res.text("note", required=False),
         "tally": tally or {},
+        "imported_at": res.time("imported_at", required=False),
     }
 
 
@@ -511,6 +513,7 @@ def _parse_comment(c: Reader, parsed: Parsed) -> dict:
         "icon": c.choice("icon", ICONS, nullable=True),
         "text": c.text("text", required=False, max_bytes=MAX_BODY_BYTES, holder="a comment"),
         "trivial": c.boolean("trivial"),
+        "imported_at": c.time("imported_at", required=False),
     }
 
 
@@ -545,6 +548,7 @@ def _parse_resolutions(
                 "note": h.text("note", required=False),
                 "tally": tally or {},
                 "reason": h.text("reason", required=False),
+                "imported_at": h.time("imported_at", required=False),
             }
         )
     last = history[-1]["outcome"] if history else None

@@ -37,6 +37,7 @@ from typing import BinaryIO
 from urllib.parse import unquote
 
 from django.db import transaction
+from django.utils import timezone
 
 from blognomic.models import WordPressItem
 from blognomic.moving.archive import ArchiveError, import_archive
@@ -101,8 +102,9 @@ class _Batch:
 
 
 class _Import:
-    def __init__(self, *, mapping: Mapping, names: dict[str, str], report: Report) -> None:
+    def __init__(self, *, mapping: Mapping, names: dict[str, str], report: Report, at: datetime) -> None:
         self.mapping = mapping
+        self.imported_at = format_iso_time(at)  # every post, comment and resolution written here is marked so
         self.names = names
         self.report = report
         self.channel: Channel | None = None
@@ -190,6 +192,7 @@ class _Import:
             "comments": comments,
             "sticky": post.sticky and kind == "story",
             "admin_note": post.meta.get("admin", ""),
+            "imported_at": self.imported_at,
         }
         if kind in VOTABLE:
             status = status_of(post, self.mapping)
@@ -254,6 +257,7 @@ class _Import:
             "at": format_iso_time(at),
             "outcome": outcome,
             "note": post.meta.get("admin", ""),
+            "imported_at": self.imported_at,
         }
 
     def _comments(self, post: WxrPost, posted_at: datetime) -> tuple[list[dict], list[WxrComment]]:
@@ -318,6 +322,7 @@ class _Import:
             "at": format_iso_time(at),
             "icon": icon,
             "text": wordpress_to_markdown(comment.text),
+            "imported_at": self.imported_at,
         }
 
     def _commenter(self, comment: WxrComment) -> str:
@@ -348,6 +353,7 @@ class _Import:
                 icon=entry["icon"],
                 text=entry["text"],
                 text_html=render_markdown(entry["text"]),
+                imported_at=datetime.fromisoformat(entry["imported_at"]),
             )
             row.save()
             rows.append(
@@ -368,7 +374,7 @@ class _Import:
         batch, self.batch = self.batch, _Batch()
         if not batch.posts:
             return
-        archive = {"format": "blognomic-archive", "version": 2, "posts": batch.posts}
+        archive = {"format": "blognomic-archive", "version": 3, "posts": batch.posts}
         try:
             import_archive(archive)
         except ArchiveError as error:
@@ -548,10 +554,13 @@ def import_wordpress(
     names: dict[str, str] | None = None,
     dry_run: bool = False,
     progress: Callable[[int], None] | None = None,
+    at: datetime | None = None,
 ) -> Report:
-    """Import the export ``open_export()`` gives, all or nothing; with ``dry_run``, report and write nothing."""
+    """Import the export ``open_export()`` gives, all or nothing; with ``dry_run``, report and write nothing.
+
+    What it writes is marked imported at ``at`` (now when not given): the past it brings stays past."""
     report = Report(dry_run=dry_run)
-    job = _Import(mapping=mapping or Mapping.default(), names=names or {}, report=report)
+    job = _Import(mapping=mapping or Mapping.default(), names=names or {}, report=report, at=at or timezone.now())
     before = User.objects.count()
     try:
         with transaction.atomic(), open_export() as source:
