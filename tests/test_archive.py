@@ -723,7 +723,7 @@ BAD_ARCHIVES = [
     pytest.param(
         _set(("profile",), "2020"), "profile: must be one of 2005, 2008, 2016; got '2020'", id="unknown-profile"
     ),
-    pytest.param(_set(("version",), 3), "version: must be 1 or 2", id="unknown-version"),
+    pytest.param(_set(("version",), 4), "version: must be 1 or 2 or 3", id="unknown-version"),
     pytest.param(_set(("posts",), {"id": "x"}), "posts: must be a list", id="posts-not-a-list"),
     pytest.param(_set(("posts", 3), "cfj_map_counts"), "posts[3]: must be an object", id="post-not-an-object"),
 ]

@@ -90,12 +90,18 @@ class PostQuerySet(models.QuerySet):
     def pending(self) -> PostQuerySet:
         return self.votable().filter(status=Status.PENDING)
 
+    def played_here(self) -> PostQuerySet:
+        """Posts written on this site, not brought in from another (``imported_at``)."""
+        return self.filter(imported_at__isnull=True)
+
     def recently_resolved(self) -> PostQuerySet:
-        """Matters resolved and not reopened since, newest first, each once however often it was resolved.
+        """Matters resolved here and not reopened since, newest first, each once however often it was resolved.
+        A matter resolved on the site it was imported from is left out: its result stands (the admin panel
+        offers to reopen these).
 
         Tested with EXISTS rather than joined and made DISTINCT: over ten times the history the join sorted
         every resolved matter's columns to keep the newest few."""
-        resolved = Resolution.objects.filter(post=OuterRef("pk"))
+        resolved = Resolution.objects.filter(post=OuterRef("pk"), imported_at__isnull=True)
         return self.votable().exclude(status=Status.PENDING).filter(Exists(resolved)).order_by("-posted_at", "-pk")
 
     def for_listing(self) -> PostQuerySet:
@@ -206,6 +212,12 @@ class Post(models.Model):
     @property
     def subject(self) -> str:
         return title_subject(self.title)
+
+    def keeps_recorded_result(self, latest: Resolution | None) -> bool:
+        """Whether this is an imported matter resolved where it came from (``latest``, its latest resolution,
+        was imported too, or it has none): its result stands as recorded there, never reopened, re-judged or
+        voted on here. A matter imported pending and resolved here is like any other."""
+        return self.imported_at is not None and self.is_resolved and (latest is None or latest.imported_at is not None)
 
     @property
     def display_status(self) -> str:

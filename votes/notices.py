@@ -25,6 +25,8 @@ LOOK_BACK = timedelta(days=2)  # how far back a run looks; keys make the overlap
 # Keys name posts by their id (slug) and resolutions by their time, which an archive round trip keeps, so a
 # restored game is not told again what it was told before.
 CLOSING_WITHIN = timedelta(hours=12)
+# What was imported from another site happened there: nobody is told of it again here, however recent its
+# times (the past stays past). A matter imported pending is told of as it closes or is resolved here.
 
 
 def _key(kind: str, *parts: str) -> str:
@@ -58,7 +60,12 @@ def notices_send(*, now: datetime, dry_run: bool = False) -> JobReport:
 
 def _new_matters(*, now: datetime, active: list[User], dry_run: bool) -> list[str]:
     """Each matter posted lately, to the chat, and to the players while it is pending."""
-    recent = Post.objects.votable().filter(posted_at__gte=now - LOOK_BACK, posted_at__lte=now).select_related("author")
+    recent = (
+        Post.objects.votable()
+        .played_here()
+        .filter(posted_at__gte=now - LOOK_BACK, posted_at__lte=now)
+        .select_related("author")
+    )
     # Written together, a few queries for the whole run: after an outage or an import hundreds may be due.
     posted_events, new_matters = [], []
     for post in recent:
@@ -119,7 +126,7 @@ def _closing_soon(*, now: datetime, state, active: list[User], dry_run: bool) ->
 def _resolved(*, now: datetime, dry_run: bool) -> None:
     """Each matter resolved lately, to its author and to the chat."""
     resolutions = (
-        Resolution.objects.filter(at__gte=now - LOOK_BACK, at__lte=now)
+        Resolution.objects.filter(at__gte=now - LOOK_BACK, at__lte=now, imported_at__isnull=True)
         .exclude(outcome=Resolution.REOPENED)
         .select_related("post", "post__author")
     )
@@ -147,7 +154,7 @@ def _resolved(*, now: datetime, dry_run: bool) -> None:
 
 def _replies_and_mentions(*, now: datetime, active: list[User], dry_run: bool) -> list[str]:
     comments = list(
-        Comment.objects.filter(at__gte=now - LOOK_BACK, at__lte=now)
+        Comment.objects.filter(at__gte=now - LOOK_BACK, at__lte=now, imported_at__isnull=True)
         .select_related("author", "post")
         .order_by("at", "pk")
     )

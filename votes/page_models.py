@@ -19,6 +19,7 @@ from votes.judging import (
 )
 from votes.matter_kind_services import effects_in_force, electorate_for_post, resolution_facts
 from votes.models import Comment, Icon, Kind, Post, Resolution
+from votes.recorded import Recorded, read_recorded
 from votes.selectors import votes_by_post
 from votes.standing import ENACT_WITHOUT_AMENDMENT, Standing
 from votes.state import GameState
@@ -77,6 +78,16 @@ class MatterView:
     kind: matter_kind_rules.KindSpec | None = None  # the dynasty's own kind of matter this is, if any
     electorate: engine.Electorate | None = None  # who may vote on it
     effects_offered: dict[str, list] = field(default_factory=dict)  # enact / fail: optional effects to choose
+    # An imported matter resolved where it came from: the result recorded there, and the admin's note.
+    recorded: Recorded | None = None
+    recorded_note: str = ""
+    keeps_recorded_result: bool = False
+
+    @property
+    def recorded_differs(self) -> bool:
+        """Whether the engine's count here is not the count recorded on the site the matter came from."""
+        tally = self.tally
+        return bool(self.recorded and tally and self.recorded.differs_from(tally.for_count, tally.against_count))
 
     @property
     def reasons(self) -> list[str]:
@@ -223,12 +234,7 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
         )
         view.options, view.standing = options[post.pk], standings[post.pk]
     else:
-        # A resolved matter keeps the electorate of its resolution time, shown for the record.
-        moment = post.resolutions.filter(~Q(outcome=Resolution.REOPENED)).values_list("at", flat=True).last() or now
-        electorate, view.kind = electorate_for_post(post, electorate_at(moment), at=moment)
-        # Judged as it stood when resolved: the record never changes with time, so no moment is noted (one
-        # noted after the resolution would expire the cached page in the past, and it would never be served).
-        view.judgement = engine.judge(matter, electorate=electorate, profile=profile, now=moment, kind=view.kind)
+        electorate = _judge_resolved(view, matter, comments, profile=profile)
     _mark_comment_rows(view, matter=matter, electorate=electorate, profile=profile)
     view.columns = _vote_columns(view.judgement, matter.ballots)
     view.allowed_icons = (
@@ -245,6 +251,33 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
         and state.emperor.pk == viewer.pk
     )
     return view
+
+
+def judged_as_of(*, resolved_at: datetime | None, comment_times: Sequence[datetime], posted_at: datetime) -> datetime:
+    """The moment a resolved matter is judged at: its resolution, or, for one resolved with no resolution on
+    record (an import from a blog that kept none), its last comment: never the reader's today, which would count
+    years of idling players against it."""
+    if resolved_at is not None:
+        return resolved_at
+    return max([posted_at, *comment_times])
+
+
+def _judge_resolved(view: MatterView, matter, comments: list[Comment], *, profile) -> engine.Electorate:
+    """A resolved matter, judged with the electorate of its resolution time, shown for the record; an imported
+    one with the result recorded where it came from."""
+    post = view.post
+    latest = post.resolutions.filter(~Q(outcome=Resolution.REOPENED)).last()
+    moment = judged_as_of(
+        resolved_at=latest.at if latest else None, comment_times=[c.at for c in comments], posted_at=post.posted_at
+    )
+    electorate, view.kind = electorate_for_post(post, electorate_at(moment), at=moment)
+    # Judged as it stood when resolved: the record never changes with time, so no moment is noted (one
+    # noted after the resolution would expire the cached page in the past, and it would never be served).
+    view.judgement = engine.judge(matter, electorate=electorate, profile=profile, now=moment, kind=view.kind)
+    view.keeps_recorded_result = post.keeps_recorded_result(latest)
+    if view.keeps_recorded_result and latest is not None:
+        view.recorded, view.recorded_note = read_recorded(latest.tally), latest.note
+    return electorate
 
 
 def _mark_comment_rows(view: MatterView, *, matter, electorate, profile) -> None:

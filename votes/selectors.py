@@ -96,6 +96,8 @@ def enacted_awaiting_ruleset(*, now: datetime) -> list[Post]:
             status=Status.ENACTED,
             resolutions__outcome=Outcome.ENACTED,
             resolutions__at__gte=now - timedelta(days=AWAITING_RULESET_DAYS),
+            # Enacted here: an imported enactment changed the old site's ruleset, not this one's.
+            resolutions__imported_at__isnull=True,
         )
         .exclude(revisions__page__slug=RULESET_SLUG)
         .exclude(amendment_applications__applied=True)  # its amendment carried out what it changed

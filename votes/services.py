@@ -58,6 +58,13 @@ EMPEROR_CANNOT_DEFER = "The {emperor} cannot vote DEFERENTIAL."
 TRIVIAL_ONLY_FOR = "Only a FOR vote may be marked Trivial, and only under the 2005 rules."
 NOT_AN_ADMIN = "Only admins may resolve votable matters."
 NOT_PENDING = "“{title}” is not pending; it is {status}."
+IMPORTED_RESOLVED = (
+    "“{title}” was resolved on the site it was imported from ({status}); its result stands as recorded there. "
+    "Your {what} was not recorded."
+)
+IMPORTED_NOT_REOPENED = (
+    "“{title}” was resolved on the site it was imported from; its recorded result stands and it cannot be reopened."
+)
 NOT_A_DOV = "“{title}” is not a Declaration of Victory but a {kind}: only a win can be ruled legal or illegal."
 NOT_OLDEST = "Only the oldest pending Proposal may be resolved; “{oldest}” is older."
 CANNOT_ENACT = "“{title}” cannot be enacted now: {why}"
@@ -166,6 +173,8 @@ def comment_added(
         now = _moment(now)
         what = "vote" if icon is not None else "comment"
         last = _latest_resolution(post)
+        if post.keeps_recorded_result(last):
+            raise VoteError(IMPORTED_RESOLVED.format(title=post.title, status=post.display_status, what=what))
         if post.is_resolved:
             raise VoteError(_closed_message(post, last, what=what))
         if last is not None and last.at > now:
@@ -446,6 +455,8 @@ def matter_reopen(*, post: Post, admin: User, reason: str, now: datetime | None 
         now = _moment(now)
         if not post.is_resolved:
             raise VoteError(NOT_RESOLVED.format(title=post.title))
+        if post.keeps_recorded_result(_latest_resolution(post)):
+            raise VoteError(IMPORTED_NOT_REOPENED.format(title=post.title))
         _check_nothing_later(post, post.comments.all(), now, moment="reopening")
         note = f"Reopened by {admin.username} at {utc_stamp(now)}: {reason.strip()}"
         post.status = Status.PENDING

@@ -10,6 +10,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
+from dynasties.ages import age_in_words
 from dynasties.theming import DEFAULT_VOTE_LABELS
 from votes.models import KIND_SLUGS
 
@@ -101,6 +102,16 @@ def vote_name(look, icon, fallback) -> str:
         return fallback
     label = look.label(icon)
     return fallback if label == DEFAULT_VOTE_LABELS.get(icon, icon.upper()) else label
+
+
+@register.filter
+def age(hours, arg="") -> str:
+    """An age given in hours, in words (``dynasties.ages``): ``{{ h|age }}`` "5 hours" or "3 days",
+    ``{{ h|age:1 }}`` "12.4 hours" (one decimal while hours are shown), ``{{ h|age:"short" }}`` "12h" or "3d"."""
+    if hours is None or hours == "":
+        return ""
+    text = str(arg)
+    return age_in_words(float(hours), decimals=int(text) if text.isdigit() else 0, short=text == "short")
 
 
 @register.filter

@@ -93,9 +93,10 @@ def _empty(axes, message: str) -> None:
 
 def proposals_by_dynasty(stats: Statistics):
     figure, axes = _figure()
-    rows = stats.proposals_by_dynasty
+    # Proposals from before any dynasty count in the headline; the chart has no bar for them.
+    rows = [r for r in stats.proposals_by_dynasty if r.number is not None]
     if not rows:
-        _empty(axes, "No proposals yet.")
+        _empty(axes, "No proposals in a dynasty yet." if stats.proposals_by_dynasty else "No proposals yet.")
         return figure
     numbers = [r.number for r in rows]
     enacted = [r.enacted for r in rows]

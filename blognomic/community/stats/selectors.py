@@ -28,7 +28,7 @@ from datetime import date, datetime, timedelta
 
 from django.core.cache import cache
 from django.db.models import CharField, Count, Exists, F, FloatField, Func, IntegerField, Max, OuterRef, Q, Subquery
-from django.db.models.functions import Cast, Floor, Greatest, Least
+from django.db.models.functions import Cast, Coalesce, Floor, Greatest, Least
 from django.utils import timezone
 
 from dynasties.models import Dynasty
@@ -58,7 +58,7 @@ RESOLUTION_MAX_HOURS = 7 * 24
 
 @dataclass(frozen=True)
 class DynastyProposals:
-    number: int
+    number: int | None  # None: posted before any dynasty this site knows of
     proposals: int
     enacted: int
     failed: int
@@ -151,28 +151,40 @@ def stats_version(now: datetime) -> str:
     return f"{now:%Y%m%d}-{row['posts']}-{row['post'] or 0}-{row['comment'] or 0}-{row['resolution'] or 0}"
 
 
+def _dynasty_then() -> Subquery:
+    """The number of the dynasty in force when a post was posted: the newest one started by then and not ended."""
+    return Subquery(
+        Dynasty.objects.filter(started_at__lte=OuterRef("posted_at"))
+        .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=OuterRef("posted_at")))
+        .order_by("-started_at", "-number")
+        .values("number")[:1]
+    )
+
+
 def proposals_by_dynasty() -> tuple[DynastyProposals, ...]:
+    """Proposals per dynasty, in one query. A proposal without a dynasty (an import from a blog that recorded
+    none) counts in the dynasty in force when it was posted, or, before any, under no dynasty (listed last)."""
     rows = (
-        Post.objects.filter(kind=Kind.PROPOSAL, dynasty__isnull=False)
+        Post.objects.filter(kind=Kind.PROPOSAL)
         .order_by()
-        .values("dynasty__number")
+        .annotate(counted_in=Coalesce(F("dynasty__number"), _dynasty_then()))
+        .values("counted_in")
         .annotate(
             proposals=Count("pk"),
             enacted=Count("pk", filter=Q(status=Status.ENACTED)),
             failed=Count("pk", filter=Q(status=Status.FAILED)),
             pending=Count("pk", filter=Q(status=Status.PENDING)),
         )
-        .order_by("dynasty__number")
     )
     return tuple(
         DynastyProposals(
-            number=r["dynasty__number"],
+            number=r["counted_in"],
             proposals=r["proposals"],
             enacted=r["enacted"],
             failed=r["failed"],
             pending=r["pending"],
         )
-        for r in rows
+        for r in sorted(rows, key=lambda r: (r["counted_in"] is None, r["counted_in"] or 0))
     )
 
 
