@@ -143,7 +143,7 @@ def test_the_matter_page_shows_the_recorded_result_beside_a_differing_count(impo
     """Recorded 4-1; the engine counts 3-1 (no vote from its author is missing: four voters, one against)."""
     page = client.get(imported.get_absolute_url()).content.decode()
     assert 'class="recorded-result"' in page
-    assert "Enacted <span class=\"recorded-count\">4–1</span>" in page
+    assert 'Enacted <span class="recorded-count">4–1</span>' in page
     assert 'class="engine-count">3–1' in page
     assert 'class="vote ' not in page and "comment-form" not in page
 
@@ -158,6 +158,7 @@ def test_statistics_and_player_pages_count_the_imported_game(imported, client, t
 def test_a_resolved_matter_without_a_resolution_is_judged_as_of_its_last_comment(t0):
     """Never today: a matter last commented on in 2006 is not judged with twenty years of idling."""
     last = t0 - timedelta(days=3650)
-    assert judged_as_of(resolved_at=None, comment_times=[last - timedelta(hours=5), last], posted_at=last - timedelta(days=1)) == last
+    comments = [last - timedelta(hours=5), last]
+    assert judged_as_of(resolved_at=None, comment_times=comments, posted_at=last - timedelta(days=1)) == last
     assert judged_as_of(resolved_at=t0, comment_times=[last], posted_at=last) == t0
     assert judged_as_of(resolved_at=None, comment_times=[], posted_at=last) == last

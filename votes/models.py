@@ -247,7 +247,7 @@ class Comment(models.Model):
     text = models.TextField(blank=True)
     text_html = models.TextField(blank=True, editable=False)
     imported_at = models.DateTimeField(
-        null=True, blank=True, editable=False, help_text="When it was brought in from another site. Empty: written here."
+        null=True, blank=True, editable=False, help_text="When it was brought in from another site. Empty: made here."
     )
 
     class Meta:

@@ -21,13 +21,15 @@ def test_a_recorded_result_reads_its_outcome_counts_and_source():
 
 def test_a_result_read_from_the_status_alone_has_no_count_to_differ_from():
     """A status says the outcome, not the votes: no count is compared with the engine's."""
-    recorded = read_recorded({"recorded": {"outcome": "quarantined", "source": "status", "counts": [], "deferring": None}})
+    record = {"outcome": "quarantined", "source": "status", "counts": [], "deferring": None}
+    recorded = read_recorded({"recorded": record})
     assert recorded is not None and recorded.final_count is None
     assert not recorded.differs_from(0, 9)
 
 
 def test_a_recorded_count_differs_from_the_engines_only_when_it_is_another():
-    recorded = read_recorded({"recorded": {"outcome": "failed", "source": "note", "counts": [[1, 6]], "deferring": None}})
+    record = {"outcome": "failed", "source": "note", "counts": [[1, 6]], "deferring": None}
+    recorded = read_recorded({"recorded": record})
     assert recorded.differs_from(2, 6)
     assert not recorded.differs_from(1, 6)
 

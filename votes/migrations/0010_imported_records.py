@@ -13,7 +13,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='comment',
             name='imported_at',
-            field=models.DateTimeField(blank=True, editable=False, help_text='When it was brought in from another site. Empty: written here.', null=True),
+            field=models.DateTimeField(blank=True, editable=False, help_text='When it was brought in from another site. Empty: made here.', null=True),
         ),
         migrations.AddField(
             model_name='post',
