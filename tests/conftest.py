@@ -166,7 +166,7 @@ def one_database_reads_only(request, monkeypatch):
     with writes_through_the_site(monkeypatch) as written:
         yield
     assert not written, (
-        f"run once per suite, yet wrote through the site at {sorted(set(written))}: what a request writes is "
+        f"run on one database alone, yet wrote through the site at {sorted(set(written))}: what a request writes is "
         "checked on both databases, so drop the test's one_database mark"
     )
 
