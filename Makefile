@@ -9,16 +9,12 @@ MKDOCS = NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs
 # The PostgreSQL run's database: the one scripts/ensure-test-services.sh prints, unless PG_URL names another.
 PG_URL ?=
 POSTGRES_URL = $(or $(PG_URL),$$(cat .run/pg-url))
-# Processes per database's run of the suite: 0 (the default) is pytest in one process; N spreads each run over N
-# (pytest-xdist). Tests that share an expensive module fixture carry one xdist_group, so one worker makes it once.
-# On two CPUs the two databases side by side, one process each, is the fastest measured; N=2 was slower.
-TEST_WORKERS ?= 0
 # Python keeps each module it compiles as bytecode beside it (in __pycache__, which git ignores) and later
 # processes read that instead of compiling again. Some containers turn this off (PYTHONDONTWRITEBYTECODE): then
 # each run of the suite, and each of the web, worker and manage.py processes its tests start, compiled the site
 # and the tests anew, assertions rewritten included (half of collecting the suite).
 export PYTHONDONTWRITEBYTECODE :=
-PYTEST = $(BIN)/python -m pytest $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadgroup)
+PYTEST = $(BIN)/python -m pytest
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,7 +50,7 @@ test: $(BIN)/.installed-dev test-services
 	$(BIN)/mypy
 	env -u DATABASE_URL $(BIN)/python manage.py makemigrations --check --dry-run
 	$(MKDOCS) build --strict --quiet
-	TEST_WORKERS=$(TEST_WORKERS) PYTHON=$(BIN)/python scripts/test-both-databases.sh "$(POSTGRES_URL)"
+	PYTHON=$(BIN)/python scripts/test-both-databases.sh "$(POSTGRES_URL)"
 
 # The suite on one database alone.
 test-sqlite: $(BIN)/.installed-dev test-services

@@ -26,7 +26,6 @@ SCRIPTS = (
     "bench_amendments.py",
     "bench_stats.py",
     "bench_stampede.py",
-    "bench_compiled.py",
 )
 
 

@@ -65,9 +65,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Outermost, so the whole request runs on one chunk of CPython's frame stack (the module says why).
-    "blognomic.running.deep_stack.DeepStackMiddleware",
-    # Next, so every log line of a request, the health check's included, names the request.
+    # Outermost, so every log line of a request, the health check's included, names the request.
     "blognomic.running.logs.RequestIdMiddleware",
     "blognomic.running.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",

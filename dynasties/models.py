@@ -21,7 +21,6 @@ from django.urls import get_script_prefix, reverse
 from django.utils.deconstruct import deconstructible
 
 from dynasties import chat_formats, names
-from dynasties.compiled import CompiledOnce
 from dynasties.profiles import get_profile, with_overrides
 from dynasties.theming import DEFAULT_PALETTE, DEFAULT_VOTE_LABELS, HEADER_LINE_MAX, PALETTES, VOTE_LABEL_MAX, Theme
 
@@ -216,10 +215,7 @@ class Game(models.Model):
 
     @classmethod
     def load(cls) -> Game:
-        """The game's one row, made on first use. Every page asks, so its query is compiled once."""
-        found = _the_game()
-        if found:
-            return found[0]
+        """The game's one row, made on first use."""
         game, _ = cls.objects.get_or_create(pk=1)
         return game
 
@@ -258,10 +254,8 @@ class DynastyQuerySet(models.QuerySet):
 
 class DynastyManager(models.Manager.from_queryset(DynastyQuerySet)):
     def current(self) -> Dynasty | None:
-        """The dynasty not yet ended, with its Emperor and ordinal. Every page asks, so its query is compiled
-        once (``running()``'s, which asks nothing that changes)."""
-        found = _running_dynasty()
-        return found[0] if found else None
+        """The dynasty not yet ended, with its Emperor and ordinal."""
+        return self.running().first()
 
 
 class Dynasty(models.Model):
@@ -361,9 +355,6 @@ class Dynasty(models.Model):
         )
         return f"The {ordinal_word(nth)} Dynasty of {self.emperor}"
 
-
-_running_dynasty = CompiledOnce(lambda: Dynasty.objects.running())
-_the_game = CompiledOnce(lambda: Game.objects.filter(pk=1))
 
 ORDINALS = ["First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth", "Tenth"]
 

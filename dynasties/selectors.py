@@ -7,7 +7,6 @@ from datetime import datetime
 
 from django.db.models import Exists, Func, OuterRef, Q, QuerySet, Subquery
 
-from dynasties.compiled import CompiledForMoment
 from dynasties.models import Absence, User
 
 
@@ -71,12 +70,8 @@ def _active_counting_idle(moment: datetime) -> QuerySet[User]:
     return _current(moment, idle=False).annotate(idle_count=idle_count).order_by("username")
 
 
-# Every page asks for the roster: its query is compiled once, not built again for each moment.
-_active_counting_idle_compiled = CompiledForMoment(_active_counting_idle)
-
-
 def roster_at(moment: datetime) -> Roster:
     """The players at ``moment``: the active ones, each with the number of idle ones, in one query."""
-    active = list(_active_counting_idle_compiled(moment))
+    active = list(_active_counting_idle(moment))
     # With no one active there is no row to carry the count; it is counted when asked for.
     return Roster(moment, active, active[0].idle_count if active else None)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import os
 import time
 from datetime import datetime
@@ -11,19 +10,10 @@ import pytest
 from django.db.backends.signals import connection_created
 
 from dynasties import outbound
-from tests import flush_by_delete, once_per_suite
 from tests.factories import T0
 from tests.isolation import FAST_HASHERS, resolve_offline, run_tasks_in_process
 from tests.site_sweep import site_sweep  # noqa: F401  (one sweep of the site for the whole session)
 from tests.site_writes import writes_through_the_site
-
-flush_by_delete.install()
-
-# Python collects its oldest generation (every object the process holds) after ten collections of the middle one.
-# The suite's process holds hundreds of thousands of objects, every test module's among them: a full collection
-# took a third of a second late in a run, and ran 84 times in the SQLite run (29 CPU-seconds). Tests leave little
-# cyclic garbage that outlives the young generations, so the oldest is collected a tenth as often.
-gc.set_threshold(*gc.get_threshold()[:2], 100)
 
 # Playwright's sync API runs an event loop in the test thread; Django must still allow ORM calls there.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -54,56 +44,26 @@ def uses_database(item: pytest.Item) -> bool:
     )
 
 
+def one_database(item: pytest.Item) -> bool:
+    return item.get_closest_marker("one_database") is not None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The suite runs once on SQLite and once on PostgreSQL: a test that cannot touch the database (pure rules,
-    parsers, settings, the tools that start their own SQLite site) runs on the SQLite run only. The browser and
-    checker runs over pages the database does not shape, which write nothing through the site (marked
-    ``once_per_suite``; ``once_per_suite_reads_only`` holds them to it), run once in all: side by side, each run
-    keeps them for last and takes each the other has not (``tests/once_per_suite.py``); on one database alone,
-    SQLite runs them and PostgreSQL does not. What is skipped here is skipped before its fixtures start a
-    browser or a live server for nothing."""
+    """The suite runs once on SQLite and once on PostgreSQL. On PostgreSQL, a test that cannot touch the database
+    (pure rules, parsers, settings, the tools that start their own SQLite site) is skipped, and so is one marked
+    ``one_database`` (read-only checks of pages the database does not shape: accessibility, HTML, layout).
+    Skipped here, before their fixtures start a browser or a live server for nothing."""
     from django.db import connection
 
-    shared = once_per_suite.shared_folder()
-    if shared is not None:
-        once_per_suite.put_last(items)
     if connection.vendor == "sqlite":
         return
     no_database = pytest.mark.skip(reason="uses no database: run on the suite's SQLite run")
-    once = pytest.mark.skip(reason="checked once, on the suite's SQLite run")
+    once = pytest.mark.skip(reason="one_database: checked on the suite's SQLite run")
     for item in items:
         if not uses_database(item):
             item.add_marker(no_database)
-        elif once_per_suite.is_once(item) and shared is None:
+        elif one_database(item):
             item.add_marker(once)
-
-
-# What each run took of the once-per-suite tests, and what it left to the other, for its summary.
-_once_per_suite_taken: dict[str, list[str]] = {"here": [], "elsewhere": []}
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    """A once-per-suite test another run has taken is skipped here, before any of its fixtures is set up."""
-    shared = once_per_suite.shared_folder()
-    if shared is None or not once_per_suite.is_once(item):
-        return
-    from django.db import connection
-
-    ours = "SQLite" if connection.vendor == "sqlite" else "PostgreSQL"
-    taker = once_per_suite.take(shared, item.nodeid, ours)
-    if taker != ours:
-        _once_per_suite_taken["elsewhere"].append(item.nodeid)
-        pytest.skip(f"checked once, on the suite's {taker} run")
-    _once_per_suite_taken["here"].append(item.nodeid)
-
-
-def pytest_terminal_summary(terminalreporter) -> None:
-    here, elsewhere = _once_per_suite_taken["here"], _once_per_suite_taken["elsewhere"]
-    if here or elsewhere:
-        terminalreporter.write_line(
-            f"once-per-suite tests: {len(here)} run here, {len(elsewhere)} left to another process of the suite"
-        )
 
 
 # PostgreSQL's test database, kept fit between tests (see ``pytest_runtest_teardown``): vacuumed at least this
@@ -147,7 +107,7 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
     transaction, a table with pages and no rows, and the planner multiplies every later size of it by zero:
     a later test that builds a 50,000-update log ran past 400 s instead of 10. A vacuum of such a table
     empties its file, so it is planned by its size again. The vacuum waits for no one: it is put off while
-    another transaction is open (a module's shared game, say), since it could then neither see the dead rows as
+    another transaction is open (the site's sweep, say), since it could then neither see the dead rows as
     dead nor empty the file."""
     if nextitem is None and _upkeep["connection"] is not None:
         _upkeep["connection"].close()  # the last test: its teardown drops the test database
@@ -197,17 +157,17 @@ def static_files_looked_up_when_asked(settings):
 
 
 @pytest.fixture(autouse=True)
-def once_per_suite_reads_only(request, monkeypatch):
-    """A test marked ``once_per_suite`` runs on one database alone, so it may read the site but write nothing to
-    the game through it: such a test fails here, naming the requests that wrote, and belongs on both databases."""
-    if not once_per_suite.is_once(request.node):
+def one_database_reads_only(request, monkeypatch):
+    """A test marked ``one_database`` runs on SQLite alone, so it may read the site but write nothing to the game
+    through it: such a test fails here, naming the requests that wrote, and belongs on both databases."""
+    if not one_database(request.node):
         yield
         return
     with writes_through_the_site(monkeypatch) as written:
         yield
     assert not written, (
-        f"run once per suite, yet wrote through the site at {sorted(set(written))}: what a request writes is "
-        "checked on both databases, so drop the test's once_per_suite mark"
+        f"run on one database alone, yet wrote through the site at {sorted(set(written))}: what a request writes is "
+        "checked on both databases, so drop the test's one_database mark"
     )
 
 
@@ -280,15 +240,14 @@ SCREENSHOTS = os.path.join(os.path.dirname(os.path.dirname(__file__)), ".run", "
 
 
 @pytest.fixture
-def screenshot(request):
+def screenshot():
     """``screenshot(page or locator, "name.png", full_page=...)`` keeps a picture in ``.run/screenshots/`` for a
-    person to look at. A test run on both databases takes it on the SQLite run alone: the PostgreSQL run draws
-    the same pages, and its pictures would only overwrite the first, at a fifth of a second of Chromium's time
-    for each full page. A once-per-suite test takes it in whichever run has the test."""
+    person to look at, on the SQLite run: the PostgreSQL run draws the same pages, and its pictures would only
+    overwrite the first."""
     from django.db import connection
 
     os.makedirs(SCREENSHOTS, exist_ok=True)
-    here = connection.vendor == "sqlite" or once_per_suite.is_once(request.node)
+    here = connection.vendor == "sqlite"
 
     def take(target, name: str, *, full_page: bool = False) -> None:
         if here:

@@ -9,7 +9,7 @@ from votes.posting import post_create
 from votes.services import comment_add
 
 PASSWORD = "test-password"
-# The moment most tests' games start (the ``t0`` fixture), and what games built once per module start from.
+# The moment most tests' games start (the ``t0`` fixture).
 T0 = datetime(2016, 7, 25, 12, 0, tzinfo=UTC)
 
 

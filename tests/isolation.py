@@ -35,9 +35,8 @@ def resolve_offline(host: str, port: int) -> list:
 
 @contextmanager
 def as_in_a_test() -> Iterator[pytest.MonkeyPatch]:
-    """What the conftest's autouse fixtures give each test, for work done before any test's own fixtures run: a
-    game built once for a module (``tests/once_per_module.py``), the site's sweep. Yields a monkeypatch that is
-    undone on leaving."""
+    """What the conftest's autouse fixtures give each test, for work done before any test's own fixtures run (the
+    site's sweep). Yields a monkeypatch that is undone on leaving."""
     with override_settings(PASSWORD_HASHERS=FAST_HASHERS, CONTENT_VERSION_STORE="memory"):
         with pytest.MonkeyPatch.context() as patch:
             run_tasks_in_process()

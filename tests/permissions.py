@@ -9,16 +9,12 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
-from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
-from django.utils import timezone
 
 from blognomic.community.commitments.services import seal_create
 from blognomic.community.messaging.services import message_send
@@ -34,7 +30,6 @@ from ruleset.services import page_create, revision_add
 from ruleset.structure import parse_ruleset
 from tests.factories import make_proposal, make_spectator, vote
 from tests.gndt.builders import make_gndt
-from tests.isolation import as_in_a_test
 from votes.models import Kind
 from votes.posting import post_create
 from votes.services import matter_resolve
@@ -305,15 +300,6 @@ def build_game(now) -> Game:
     headers = {"gndt_cell_form": {"HTTP_HX_REQUEST": "true"}}
     assert Application.objects.filter(status=Application.PENDING).count() == 1
     return Game(users=users, args=args, data=data, queries=queries, headers=headers)
-
-
-@contextmanager
-def game_with_clients(django_db_blocker) -> Iterator[tuple[Game, dict[str, Client]]]:
-    """The game built once (for a module), with a client per role logged in as it; rolled back at the end."""
-    with as_in_a_test(), django_db_blocker.unblock(), transaction.atomic():
-        built = build_game(timezone.now())
-        yield built, clients_for(built)
-        transaction.set_rollback(True)
 
 
 def clients_for(game: Game) -> dict[str, Client]:

@@ -1,8 +1,8 @@
 """What a test wrote to the game through the site: the requests during which a write moved a version.
 
 The suite runs each test that uses the database on SQLite and on PostgreSQL, except the browser and checker
-runs marked ``once_per_suite``: each runs on one of the two, which is sound only while they read pages and
-write nothing through them. What a request writes, the other database must be seen to keep too. ``tests/conftest.py``
+runs marked ``one_database``: they run on SQLite alone, which is sound only while they read pages and write
+nothing through them. What a request writes, the other database must be seen to keep too. ``tests/conftest.py``
 holds every such test to it with ``writes_through_the_site``.
 
 A write is what moves the content version or a reader's own (``blognomic.web.freshness``), so bookkeeping (a

@@ -35,11 +35,10 @@ from ruleset.models import Page
 from ruleset.services import page_create
 from tests.factories import PASSWORD, T0, vote
 from tests.gndt.builders import make_gndt, update, value
-from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.models import Amendment, Post
 from votes.services import VoteError, matter_resolve
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_village")]
+pytestmark = pytest.mark.django_db
 
 RULESET = """\
 == Core Rules ==
@@ -95,12 +94,9 @@ def build_village():
     return game
 
 
-shared_village = built_once_per_module(build_village)
-
-
 @pytest.fixture
-def village(shared_village, db):
-    return fresh_copy(shared_village)
+def village(db):
+    return build_village()
 
 
 def propose(game, author, operations, *, at, title="Proposal: Night Falls"):

@@ -29,11 +29,10 @@ from ruleset.services import page_create, revision_add
 from ruleset.structure import parse_ruleset
 from tests.factories import T0, vote
 from tests.gndt.builders import make_gndt, value
-from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.models import Amendment, Post
 from votes.services import VoteError, matter_reopen, matter_resolve
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
+pytestmark = pytest.mark.django_db
 
 RULESET = """\
 == Core Rules ==
@@ -71,12 +70,9 @@ def build_game():
     return game
 
 
-shared_game = built_once_per_module(build_game)
-
-
 @pytest.fixture
-def game(shared_game, db):
-    return fresh_copy(shared_game)
+def game(db):
+    return build_game()
 
 
 def propose(game, author, title, operations, *, at):

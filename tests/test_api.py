@@ -12,11 +12,10 @@ from django.test.utils import CaptureQueriesContext
 from ruleset.services import page_create
 from tests.factories import T0, make_proposal, vote
 from tests.gndt.builders import make_gndt, update
-from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.models import Post
 
 # The schema's two tests read no data: the game is in their database too, and changes nothing they check.
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
+pytestmark = pytest.mark.django_db
 
 
 def build_game():
@@ -37,13 +36,9 @@ def build_game():
     return game
 
 
-# Built once for the module's 26 tests, most of them one request each against the same game.
-shared_game = built_once_per_module(build_game)
-
-
 @pytest.fixture
-def game(shared_game, db):
-    return fresh_copy(shared_game)
+def game(db):
+    return build_game()
 
 
 def test_the_openapi_schema_describes_every_endpoint(client):

@@ -22,9 +22,6 @@ from blognomic.community.api.views import api
 from ruleset.services import page_create
 from tests.factories import T0, make_proposal, vote
 from tests.gndt.builders import make_gndt, update
-from tests.once_per_module import built_once_per_module, fresh_copy
-
-pytestmark = pytest.mark.usefixtures("shared_game")
 
 SCHEMA = schemathesis.openapi.from_dict(api.get_openapi_schema(path_prefix="/api/"))
 
@@ -46,12 +43,9 @@ def build_game():
     return game
 
 
-shared_game = built_once_per_module(build_game)
-
-
 @pytest.fixture
-def game(shared_game, db):
-    return fresh_copy(shared_game)
+def game(db):
+    return build_game()
 
 
 @pytest.fixture

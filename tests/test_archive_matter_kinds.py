@@ -23,7 +23,6 @@ from blognomic.moving.archive import ArchiveError, export_archive, import_archiv
 from blognomic.moving.seed_demos import families, zahndorf
 from blognomic.moving.seed_demos.loading import seed_choose, seed_demo_load
 from dynasties.models import User
-from tests.flush_by_delete import empty_every_table
 from votes.matter_kind_rules import NO_SUCH_COLUMN
 from votes.matter_kind_services import CITE_ENACTED
 from votes.models import VOTABLE_KINDS, MatterEffect, MatterKind, Post
@@ -98,7 +97,7 @@ def test_a_seed_demos_kinds_and_effects_survive_export_wipe_import(demo):
     archive = export_archive()
     assert archive["matter_kinds"] and any(p.get("matter_kind") for p in archive["posts"])
 
-    empty_every_table()
+    call_command("flush", "--no-input", verbosity=0)
     import_archive(json.loads(json.dumps(archive)))
 
     assert export_archive() == archive
@@ -122,7 +121,7 @@ def test_retired_kinds_and_effects_travel_with_their_retirement(t0):
     MatterKind.objects.filter(pk=petition.pk).update(retired_at=NOW, retired_by=petition.by, retired_because=later)
     MatterEffect.objects.filter(pk=reward.pk).update(retired_at=NOW)
     archive = export_archive()
-    empty_every_table()
+    call_command("flush", "--no-input", verbosity=0)
     import_archive(archive)
     petition = MatterKind.objects.get()
     assert (petition.retired_at, petition.retired_because.slug) == (NOW, later.slug)
@@ -131,7 +130,7 @@ def test_retired_kinds_and_effects_travel_with_their_retirement(t0):
 
 
 def refused(archive: dict, path: str, message: str) -> None:
-    empty_every_table()
+    call_command("flush", "--no-input", verbosity=0)
     with pytest.raises(ArchiveError) as caught:
         import_archive(archive)
     assert caught.value.path == path
@@ -177,7 +176,7 @@ def test_an_archive_without_kinds_still_reads_and_its_matters_are_of_no_kind():
         archive.pop(key)
     for post in archive["posts"]:
         post.pop("matter_kind", None)
-    empty_every_table()
+    call_command("flush", "--no-input", verbosity=0)
     import_archive(archive)
     assert not MatterKind.objects.exists() and Post.objects.exists()
     assert tallies() != before

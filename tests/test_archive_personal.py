@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.core.management import call_command
 from django.test import Client
 
 from blognomic.community.commitments.models import Seal
@@ -21,7 +22,6 @@ from dynasties.mail import mails_send
 from dynasties.models import NoticePreferences, Notification, User, Webhook, WebhookDelivery
 from dynasties.webhooks import webhooks_deliver
 from tests.factories import PASSWORD, make_proposal, make_table
-from tests.flush_by_delete import empty_every_table
 from votes.notices import digests_send, notices_send
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -61,7 +61,7 @@ def test_messages_seals_preferences_webhooks_and_digests_survive_a_round_trip(t0
     first = export_archive()
     assert len(first["personal"]["conversations"][0]["messages"]) == 2
 
-    empty_every_table()
+    call_command("flush", "--no-input", verbosity=0)
     import_archive(first)
 
     assert export_archive() == first
@@ -86,7 +86,7 @@ def test_messages_seals_preferences_webhooks_and_digests_survive_a_round_trip(t0
 def test_a_bad_personal_field_is_refused_by_its_path_and_nothing_is_written(t0):
     build(t0)
     archive = export_archive()
-    empty_every_table()
+    call_command("flush", "--no-input", verbosity=0)
     broken = copy.deepcopy(archive)
     del broken["personal"]["seals"][1]["owner"]
     with pytest.raises(ArchiveError, match=r"personal\.seals\[1\]\.owner"):

@@ -16,6 +16,7 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.core import mail
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
@@ -46,7 +47,6 @@ from gndt.services.variables import gndt_variable_add
 from ruleset.models import Page, ProtectionChange
 from ruleset.services import page_create, page_set_protection, revision_add
 from tests.factories import PASSWORD, make_proposal, make_spectator, make_table, vote
-from tests.flush_by_delete import empty_every_table
 from tests.gndt.builders import update as gndt_edit
 from votes.jobs import flag_resolvable_matters, matters_auto_resolve, proposals_mark_stale
 from votes.models import Post, Resolution
@@ -288,7 +288,7 @@ def test_a_rich_game_survives_export_flush_import_with_every_page_and_permalink(
         "updates": sorted(Update.objects.values_list("pk", flat=True)),
     }
 
-    empty_every_table()
+    call_command("flush", "--no-input", verbosity=0)
     import_archive(first)
 
     second = export_archive()
@@ -357,7 +357,7 @@ def test_a_version_1_archive_still_loads_and_its_hidden_column_updates_stay_secr
     about = dict(Update.objects.values_list("comment", "column__name"))
     old = as_version_1(export_archive())
 
-    empty_every_table()
+    call_command("flush", "--no-input", verbosity=0)
     import_archive(old)
 
     assert dict(Update.objects.values_list("comment", "column__name")) == about

@@ -16,7 +16,6 @@ from blognomic.moving.archive import ArchiveError, export_archive, import_archiv
 from blognomic.moving.archive.shapes import ARCHIVE, LIST, MUST_BE_LIST, MUST_BE_OBJECT, MUST_BE_TEXT, OBJECT, TEXT
 from dynasties.models import User
 from tests.factories import T0
-from tests.once_per_module import fresh_copy, made_once_per_module
 from tests.properties.archives import attempt, counts, exported_game, get, leaves, replaced
 
 pytestmark = pytest.mark.django_db
@@ -25,13 +24,9 @@ WRONG_FOR_A_LIST = (True, 0, 2.5, "posts", {})
 WRONG_FOR_AN_OBJECT = (True, 0, 2.5, "wiki", [])
 
 
-# Plain data, made once: each test damages its own copy and imports it into its own empty database.
-exported = made_once_per_module(lambda: exported_game(T0))
-
-
 @pytest.fixture
-def archive(exported, db) -> dict:
-    return fresh_copy(exported)
+def archive(db) -> dict:
+    return exported_game(T0)
 
 
 def test_amendments_that_are_true_are_refused_naming_them(archive):

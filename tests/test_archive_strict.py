@@ -26,7 +26,6 @@ from gndt.services import gndt_update
 from ruleset.models import Page
 from ruleset.services import MAX_PAGE_BYTES, page_create
 from tests.factories import PASSWORD, T0, make_table
-from tests.once_per_module import fresh_copy, made_once_per_module
 from tests.properties.archives import attempt, counts, exported_game
 from votes.models import MAX_BODY_BYTES, Amendment, Post
 
@@ -35,13 +34,9 @@ pytestmark = pytest.mark.django_db
 LATER = "2016-07-25T18:00:00Z"
 
 
-# Plain data, made once: each test damages its own copy and imports it into its own empty database.
-exported = made_once_per_module(lambda: exported_game(T0))
-
-
 @pytest.fixture
-def archive(exported, db) -> dict:
-    return fresh_copy(exported)
+def archive(db) -> dict:
+    return exported_game(T0)
 
 
 def refused(archive: dict, path: str, message: str) -> None:

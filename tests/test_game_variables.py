@@ -33,10 +33,9 @@ from gndt.services.variables import (
 )
 from tests.factories import PASSWORD, T0, make_proposal, vote
 from tests.gndt.builders import make_gndt, update, value
-from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.services import matter_resolve
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
+pytestmark = pytest.mark.django_db
 
 # 25 July 2016 is odd: Nighttime. The 26th is Daytime.
 NIGHT = datetime(2016, 7, 25, 12, 0, tzinfo=UTC)
@@ -52,13 +51,9 @@ def build_game():
     return game
 
 
-# Built once for the module's 23 tests, each of which declares its own variables on the same calendar.
-shared_game = built_once_per_module(build_game)
-
-
 @pytest.fixture
-def game(shared_game, db):
-    return fresh_copy(shared_game)
+def game(db):
+    return build_game()
 
 
 def enacted_proposal(game, t0):

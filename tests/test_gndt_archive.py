@@ -31,9 +31,8 @@ from gndt.models import (
 from gndt.services import gndt_action_save, gndt_effect_save, gndt_effects_apply_due, gndt_list_set, gndt_undo
 from tests.factories import T0, make_spectator
 from tests.gndt.builders import make_gndt, update
-from tests.once_per_module import built_once_per_module, fresh_copy
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_export")]
+pytestmark = pytest.mark.django_db
 
 
 def wipe_gndt() -> None:
@@ -111,13 +110,9 @@ def build_export() -> dict:
     return export_gndt()
 
 
-# Built once for the module: each test imports the export again into the game's emptied GNDT, or damages it.
-shared_export = built_once_per_module(build_export)
-
-
 @pytest.fixture
-def exported(shared_export, db) -> dict:
-    return fresh_copy(shared_export)
+def exported(db) -> dict:
+    return build_export()
 
 
 def test_importing_an_export_gives_back_the_same_gndt(exported):

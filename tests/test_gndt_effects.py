@@ -14,10 +14,9 @@ from gndt.services import GndtError, gndt_column_add, gndt_effect_save, gndt_eff
 from gndt.tasks import apply_scheduled_effects
 from tests.factories import T0
 from tests.gndt.builders import make_gndt, update, value
-from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.posting import post_create
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
+pytestmark = pytest.mark.django_db
 
 
 def build_game():
@@ -38,12 +37,9 @@ def build_game():
     return game
 
 
-shared_game = built_once_per_module(build_game)
-
-
 @pytest.fixture
-def game(shared_game, db):
-    return fresh_copy(shared_game)
+def game(db):
+    return build_game()
 
 
 @pytest.fixture

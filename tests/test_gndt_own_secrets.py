@@ -34,9 +34,8 @@ from gndt.services.tables import OWNER_VISIBLE_NOT_HIDDEN
 from gndt.services.updates import OWN_SECRET_READ_ONLY, UNKNOWN_COLUMN
 from tests.factories import PASSWORD, T0
 from tests.gndt.builders import make_gndt, update, value
-from tests.once_per_module import built_once_per_module, fresh_copy
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
+pytestmark = pytest.mark.django_db
 
 MINE = "Oracle"  # P03's own Calling
 THEIRS = "Lycanthrope"  # P04's Calling
@@ -90,12 +89,9 @@ def build_own_game():
     return game
 
 
-shared_game = built_once_per_module(build_own_game)
-
-
 @pytest.fixture
-def own_game(shared_game, db):
-    return fresh_copy(shared_game)
+def own_game(db):
+    return build_own_game()
 
 
 def client_for(name: str | None) -> Client:

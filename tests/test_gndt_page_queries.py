@@ -1,5 +1,5 @@
 """The GNDT pages' fixed query counts, on a game of their own: a table of 60 players and a log of 50,000
-updates, not ``tests/test_gndt_pages.py``'s shared game."""
+updates, not the small game of ``tests/test_gndt_pages.py``."""
 
 from __future__ import annotations
 

@@ -21,19 +21,15 @@ from gndt import dice
 from gndt.models import Action, Column, RandomListVersion, Row, ScheduledEffect, Update
 from tests.factories import PASSWORD, T0, make_dynasty, make_idle
 from tests.gndt.builders import make_gndt, update, value
-from tests.once_per_module import built_once_per_module, fresh_copy
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
+pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-shared_game = built_once_per_module(lambda: make_gndt(T0))
-
-
 @pytest.fixture
-def game(shared_game, db):
-    return fresh_copy(shared_game)
+def game(db):
+    return make_gndt(T0)
 
 
 @pytest.fixture

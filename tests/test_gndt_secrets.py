@@ -27,9 +27,8 @@ from gndt.services import (
 )
 from tests.factories import PASSWORD, T0
 from tests.gndt.builders import make_gndt, update
-from tests.once_per_module import built_once_per_module, fresh_copy
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
+pytestmark = pytest.mark.django_db
 
 # Everything below is about the hidden columns (Role, from the builder, and Curse Marks, added here).
 SECRETS = (
@@ -89,12 +88,9 @@ def build_game():
     return game
 
 
-shared_game = built_once_per_module(build_game)
-
-
 @pytest.fixture
-def secret_game(shared_game, db):
-    return fresh_copy(shared_game)
+def secret_game(db):
+    return build_game()
 
 
 def viewer_client(name: str | None) -> Client:

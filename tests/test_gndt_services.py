@@ -32,17 +32,14 @@ from gndt.services.common import NOT_AN_ADMIN
 from gndt.services.updates import ALREADY_UNDONE, NOTHING_TO_DO, UNKNOWN_ACTION
 from tests.factories import T0, make_dynasty, make_idle, make_player, make_spectator
 from tests.gndt.builders import current_values, make_gndt, update, value
-from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.posting import post_create
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
-
-shared_game = built_once_per_module(lambda: make_gndt(T0))
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def game(shared_game, db):
-    return fresh_copy(shared_game)
+def game(db):
+    return make_gndt(T0)
 
 
 @pytest.fixture

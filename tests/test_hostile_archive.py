@@ -8,19 +8,14 @@ import pytest
 from blognomic.moving.archive.fields import NOT_FINITE, NUL_IN_TEXT
 from dynasties.parsing import BAD_MOMENT, InputError, parse_moment
 from tests.factories import T0
-from tests.once_per_module import fresh_copy, made_once_per_module
 from tests.properties.archives import attempt, exported_game, get, leaves, replaced
 
 pytestmark = pytest.mark.django_db
 
 
-# Plain data, made once: each test damages its own copy and imports it into its own empty database.
-exported = made_once_per_module(lambda: exported_game(T0))
-
-
 @pytest.fixture
-def archive(exported, db) -> dict:
-    return fresh_copy(exported)
+def archive(db) -> dict:
+    return exported_game(T0)
 
 
 @pytest.mark.parametrize(

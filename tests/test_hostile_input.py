@@ -30,10 +30,9 @@ from ruleset.models import Page, ProtectionChange, Revision
 from ruleset.services import page_create, revision_add
 from tests.factories import PASSWORD, T0, make_proposal
 from tests.gndt.builders import make_gndt
-from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.models import Comment, Post
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
+pytestmark = pytest.mark.django_db
 
 OUT_OF_RANGE = ["0001-01-01T00:00+14:00", "9999-12-31T23:59-14:00"]
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -57,12 +56,9 @@ def build_game():
     return game
 
 
-shared_game = built_once_per_module(build_game)
-
-
 @pytest.fixture
-def game(shared_game, db):
-    return fresh_copy(shared_game)
+def game(db):
+    return build_game()
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """Every main page is valid HTML by the Nu HTML Checker, as a visitor, a player and an admin see it.
 
 The pages are saved to one folder and checked in a single run of the checker (its JVM is slow to start).
-Run once per suite, on either database: the markup does not depend on it.
+Run on SQLite alone (``one_database``): the markup does not depend on it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from blognomic.moving.demo import build_demo
 from dynasties.models import User
 from tests.main_pages import ACCOUNTS, ROLES, pages_for
 
-pytestmark = [pytest.mark.once_per_suite, pytest.mark.django_db]
+pytestmark = [pytest.mark.one_database, pytest.mark.django_db]
 
 
 def vnu_jar() -> Path:

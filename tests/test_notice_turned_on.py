@@ -8,6 +8,7 @@ import copy
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from blognomic.moving.archive import export_archive, import_archive
@@ -15,7 +16,6 @@ from blognomic.moving.archive.fields import ArchiveError
 from dynasties.models import NoticePreferences, Notification
 from dynasties.notify import notice_preferences_save, wants_notice
 from tests.factories import PASSWORD, make_proposal, make_table, vote
-from tests.flush_by_delete import empty_every_table
 from votes.notices import _key, notices_send
 
 pytestmark = pytest.mark.django_db
@@ -98,11 +98,11 @@ def test_an_archive_keeps_when_each_kind_was_turned_on_and_refuses_an_unknown_ki
     notice_preferences_save(user=players[0], chosen=chosen(reply=True), now=t0 + timedelta(hours=1))
     archive = export_archive()
     assert archive["personal"]["preferences"][0]["turned_on_at"] == {"reply": "2016-07-25T13:00:00Z"}
-    empty_every_table()
+    call_command("flush", "--no-input", verbosity=0)
     import_archive(archive)
     assert export_archive() == archive
     assert NoticePreferences.objects.get().turned_on_since("reply") == t0 + timedelta(hours=1)
-    empty_every_table()
+    call_command("flush", "--no-input", verbosity=0)
     for moments, where in (
         ({"shouting": "2016-07-25T13:00:00Z"}, r"turned_on_at\.shouting"),
         ({"reply": "yesterday"}, r"turned_on_at\.reply"),

@@ -37,9 +37,8 @@ from gndt.services.private_decks import (
 )
 from tests.factories import PASSWORD, T0, make_spectator
 from tests.gndt.builders import make_gndt
-from tests.once_per_module import built_once_per_module, fresh_copy
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_table")]
+pytestmark = pytest.mark.django_db
 
 CARDS = tuple(f"Sentinel card {number:02d} of Tells" for number in range(1, 53))
 SALT = "5a175a175a175a175a175a175a175a17"
@@ -62,12 +61,9 @@ def build_table():
     return game
 
 
-shared_table = built_once_per_module(build_table)
-
-
 @pytest.fixture
-def table(shared_table, db):
-    return fresh_copy(shared_table)
+def table(db):
+    return build_table()
 
 
 def pages(game) -> list[str]:

@@ -27,9 +27,8 @@ from dynasties.notify import notify
 from dynasties.read_markers import marking_read
 from tests.factories import PASSWORD, T0
 from tests.gndt.builders import make_gndt
-from tests.once_per_module import built_once_per_module, fresh_copy
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
+pytestmark = pytest.mark.django_db
 
 WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE)\b", re.IGNORECASE)
 
@@ -61,13 +60,10 @@ def badges(html: str) -> dict[str, str]:
     return found
 
 
-shared_game = built_once_per_module(lambda: make_gndt(T0))
-
-
 @pytest.fixture
-def game(shared_game, db, t0):
+def game(db, t0):
     with time_machine.travel(t0 + timedelta(hours=2), tick=False):
-        yield fresh_copy(shared_game)
+        yield make_gndt(T0)
 
 
 @pytest.fixture

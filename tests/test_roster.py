@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.urls import reverse
 
 from blognomic.flows.roster.services import (
@@ -186,45 +185,3 @@ def test_with_nobody_active_the_idle_players_are_still_counted(players, t0):
         player_idle(user=player, by=player, now=t0 + timedelta(hours=n))
     roster = roster_at(t0 + timedelta(days=1))
     assert roster.active == [] and roster.idle_count == 5
-
-
-def test_the_compiled_roster_query_answers_as_the_orm_does_at_every_moment(players, t0):
-    """``roster_at`` runs its query compiled once (``dynasties.compiled``): at each moment around joining,
-    idling, unidling and leaving, the players and the idle count are the ORM's own."""
-    from dynasties.selectors import _active_counting_idle, _active_counting_idle_compiled, roster_at
-    from tests.factories import make_player
-
-    hour = timedelta(hours=1)
-    boundaries = [t0 + n * hour for n in (1, 2, 100, 110, 120, 130)]
-    late = make_player("Latecomer", joined_at=boundaries[4])
-    player_idle(user=players[1], by=players[1], now=boundaries[0])
-    player_idle(user=players[2], by=players[2], now=boundaries[1])
-    player_unidle(user=players[1], by=players[1], now=boundaries[2])
-    player_leave(user=players[3], now=boundaries[3])
-    player_idle(user=late, by=late, now=boundaries[5])
-    moments = sorted({*boundaries, *(b - timedelta(microseconds=1) for b in boundaries), t0 - timedelta(days=1)})
-    seen = set()
-    for moment in moments:
-        expected = list(_active_counting_idle(moment))
-        roster = roster_at(moment)
-        answer = (tuple(u.username for u in roster.active), roster.idle_count)
-        assert answer == (tuple(u.username for u in expected), expected[0].idle_count if expected else 0), moment
-        assert [u.joined_at for u in roster.active] == [u.joined_at for u in expected]  # read back as moments
-        seen.add(answer)
-    assert len(seen) >= 6  # the moments do tell the rosters apart
-    assert _active_counting_idle_compiled._compiled[connection.vendor] is not None  # and it ran compiled
-
-
-def test_a_query_whose_sql_depends_on_the_moment_is_built_every_time():
-    """If the SQL itself changes between the two moments it is compiled for, nothing is compiled once and the
-    ORM answers."""
-    from dynasties.compiled import CompiledForMoment
-
-    def build(moment):
-        users = User.objects.filter(joined_at__lte=moment)
-        return users.filter(is_admin=True) if moment.year == 1901 else users
-
-    compiled = CompiledForMoment(build)
-    moment = datetime(2016, 7, 25, tzinfo=UTC)
-    assert str(compiled(moment).query) == str(build(moment).query)
-    assert compiled._compiled == {connection.vendor: None}

@@ -19,9 +19,8 @@ from dynasties.redirects import MAX_NEXT_LENGTH, local_path
 from gndt.models import Update
 from tests.factories import PASSWORD, T0
 from tests.gndt.builders import make_gndt, update, value
-from tests.once_per_module import built_once_per_module, fresh_copy
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
+pytestmark = pytest.mark.django_db
 
 # A NUL byte anywhere in a request is refused by the site's middleware with a 400 before any view runs.
 NUL = "\x00"
@@ -86,12 +85,9 @@ def test_an_address_that_is_not_text_is_no_place():
 # --- Every view that reads next --------------------------------------------------------------------------
 
 
-shared_game = built_once_per_module(lambda: make_gndt(T0))
-
-
 @pytest.fixture
-def game(shared_game, db):
-    return fresh_copy(shared_game)
+def game(db):
+    return make_gndt(T0)
 
 
 @pytest.fixture

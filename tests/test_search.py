@@ -13,10 +13,9 @@ from blognomic.community.search.text import EMPTY_QUERY, QueryError, parse_query
 from ruleset.services import page_create
 from tests.factories import PASSWORD, T0, make_proposal, vote
 from tests.gndt.builders import make_gndt, update
-from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.models import Comment, Post
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
+pytestmark = pytest.mark.django_db
 
 
 def test_parse_query_reads_words_and_quoted_phrases():
@@ -59,12 +58,9 @@ def build_game():
     return game
 
 
-shared_game = built_once_per_module(build_game)
-
-
 @pytest.fixture
-def game(shared_game, db):
-    return fresh_copy(shared_game)
+def game(db):
+    return build_game()
 
 
 def test_one_search_finds_every_kind_of_text(client, game):

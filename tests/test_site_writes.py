@@ -1,4 +1,5 @@
-"""What holds a test run once per suite to reading: the writes a request makes are seen, the test's own are not."""
+"""What holds a test run on one database alone to reading: the writes a request makes are seen, the test's own
+are not."""
 
 from __future__ import annotations
 

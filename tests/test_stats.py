@@ -15,11 +15,10 @@ from blognomic.community.stats import views as stats_views
 from blognomic.community.stats.plots import CHARTS
 from blognomic.community.stats.views import IMMUTABLE, NO_SUCH_CHART
 from tests.factories import T0, make_proposal, make_table, vote
-from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.posting import post_create
 from votes.services import matter_reopen, matter_resolve
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
+pytestmark = pytest.mark.django_db
 # Cold cache: the version, then the seven aggregate queries. Warm, through the views: none (the version is
 # kept until the content changes).
 COLD_QUERIES = 8
@@ -65,12 +64,9 @@ def build_game():
     return {"players": p, "a": a, "b": b, "c": c, "dov": dov, "t0": T0, "later": august + timedelta(days=1)}
 
 
-shared_game = built_once_per_module(build_game)
-
-
 @pytest.fixture
-def game(shared_game, db):
-    return fresh_copy(shared_game)
+def game(db):
+    return build_game()
 
 
 def test_proposals_per_dynasty_count_each_status(game):

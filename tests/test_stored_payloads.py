@@ -1,6 +1,6 @@
 """Cross-site scripting payloads, stored: every one in every field a player can write is kept as written, and
 every page that shows them answers. Whether any runs as script is the browser's test
-(``tests/e2e/test_hostile_input.py``), run once per suite; this runs on SQLite and on PostgreSQL.
+(``tests/e2e/test_hostile_input.py``), run on SQLite alone; this runs on SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def logged_in(name: str) -> Client:
 def test_every_payload_is_kept_as_written_and_every_page_showing_one_answers():
     """Every payload in every field, stored through the services on this database, is read back as it was
     written, and every page that shows them answers an admin and a visitor without a server error. Whether
-    any of them runs as script in those pages is the browser's test, run once per suite."""
+    any of them runs as script in those pages is the browser's test, run on SQLite alone."""
     admin = fill_every_field(timezone.now())
     proposal = Post.objects.get(kind="proposal")
     assert proposal.body == ALL_TEXT

@@ -18,14 +18,13 @@ from django.test.utils import CaptureQueriesContext
 
 from blognomic.moving.archive import import_archive
 from tests.factories import T0, make_idle, make_player, make_proposal, make_table, vote
-from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.judging import tally_report
 from votes.models import Post
 from votes.posting import post_create
 from votes.selectors import pending_at
 from votes.services import matter_reopen, matter_resolve
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
+pytestmark = pytest.mark.django_db
 
 TALLY_KEYS = {
     "post",
@@ -92,12 +91,9 @@ def build_game():
     return {"players": players, "older": older, "target": target, "hours": hours}
 
 
-shared_game = built_once_per_module(build_game)
-
-
 @pytest.fixture
-def game(shared_game, db):
-    return fresh_copy(shared_game)
+def game(db):
+    return build_game()
 
 
 def test_json_prints_one_object_with_the_interface_keys_and_values(game):

@@ -16,10 +16,9 @@ from ruleset.models import Page
 from ruleset.services import page_create, revision_add
 from tests.factories import T0, make_proposal, vote
 from tests.gndt.builders import make_gndt, update
-from tests.once_per_module import built_once_per_module, fresh_copy
 from votes.services import matter_resolve
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_game")]
+pytestmark = pytest.mark.django_db
 
 # For a visitor: the layout's game state now, and for the moment its dynasty (with its ordinal), roster (the
 # active players, then the idle ones it names), pending matters, their votes then, the game's profile, the
@@ -58,12 +57,9 @@ def build_game():
     return game
 
 
-shared_game = built_once_per_module(build_game)
-
-
 @pytest.fixture
-def game(shared_game, db):
-    return fresh_copy(shared_game)
+def game(db):
+    return build_game()
 
 
 def at(client, moment) -> tuple[int, str]:

@@ -8,6 +8,7 @@ import copy
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from blognomic.moving.archive import export_archive, import_archive
@@ -15,7 +16,6 @@ from blognomic.moving.archive.fields import ArchiveError
 from dynasties.models import Webhook, WebhookDelivery
 from dynasties.webhooks import MAX_ATTEMPTS, retry_delay, webhooks_deliver
 from tests.factories import PASSWORD, make_proposal, make_table, vote
-from tests.flush_by_delete import empty_every_table
 from tests.test_chat_formats import assert_discord_shape, assert_slack_shape
 from votes.jobs import flag_resolvable_matters
 from votes.notices import notices_send
@@ -95,17 +95,17 @@ def test_an_archive_keeps_a_webhooks_format_and_refuses_an_unknown_one(players, 
     Webhook.objects.create(url="https://chat.example.org/hook", format="discord", created_at=t0)
     archive = export_archive()
     assert archive["personal"]["webhooks"][0]["format"] == "discord"
-    empty_every_table()
+    call_command("flush", "--no-input", verbosity=0)
     import_archive(archive)
     assert Webhook.objects.get().format == "discord" and export_archive() == archive
-    empty_every_table()
+    call_command("flush", "--no-input", verbosity=0)
     for bad in ("teams", 3, None):
         broken = copy.deepcopy(archive)
         broken["personal"]["webhooks"][0]["format"] = bad
         if bad is None:  # an archive from before formats: plain JSON
             import_archive(broken)
             assert Webhook.objects.get().format == "plain"
-            empty_every_table()
+            call_command("flush", "--no-input", verbosity=0)
             continue
         with pytest.raises(ArchiveError, match=rf"personal\.webhooks\[0\]\.format.*{REFUSED}"):
             import_archive(broken)

@@ -11,9 +11,8 @@ from django.test.utils import CaptureQueriesContext
 
 from ruleset.models import Page, Revision, RuleChange
 from tests.factories import T0, make_table
-from tests.once_per_module import built_once_per_module, fresh_copy
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("shared_pages")]
+pytestmark = pytest.mark.django_db
 
 SMALL, LARGE = 10, 5000
 
@@ -93,13 +92,9 @@ def build_pages() -> dict[int, Page]:
     }
 
 
-# Built once for the three tests: writing 5,000 revisions is most of each one's time.
-shared_pages = built_once_per_module(build_pages)
-
-
 @pytest.fixture
-def pages(shared_pages, db):
-    return fresh_copy(shared_pages)
+def pages(db):
+    return build_pages()
 
 
 def test_every_wiki_view_uses_as_many_queries_for_5000_revisions_as_for_10(client, pages, settings):

@@ -13,7 +13,6 @@ from datetime import datetime, timedelta
 
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
-from dynasties.compiled import CompiledOnce
 from dynasties.models import User
 from votes import limits
 from votes.models import Comment, Kind, Outcome, Post, Resolution, Status
@@ -112,10 +111,7 @@ RECENT_COMMENTS = 5
 
 def recent_comments(limit: int = RECENT_COMMENTS, *, until: datetime | None = None) -> list[Comment]:
     """The latest comments anywhere (made by ``until``, for the game as it stood then), for the sidebar: one
-    query that reads the newest rows of the index on ``at`` and only the columns the box shows. Every page's
-    sidebar asks for the latest five, whose query is compiled once."""
-    if until is None and limit == RECENT_COMMENTS:
-        return _latest_comments()
+    query that reads the newest rows of the index on ``at`` and only the columns the box shows."""
     return list(
         _recent_comments(Comment.objects.all() if until is None else Comment.objects.filter(at__lte=until), limit)
     )
@@ -127,6 +123,3 @@ def _recent_comments(comments: QuerySet[Comment], limit: int) -> QuerySet[Commen
         .only("pk", "at", "text", "icon", "author__username", "post__slug", "post__title")
         .order_by("-at", "-pk")[:limit]
     )
-
-
-_latest_comments = CompiledOnce(lambda: _recent_comments(Comment.objects.all(), RECENT_COMMENTS))

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from dynasties.compiled import CompiledOnce
 from dynasties.hiatus import Hiatus, hiatus_at
 from dynasties.models import Dynasty, Game, User
 from dynasties.selectors import Roster, roster_at
@@ -73,16 +72,10 @@ class GameState:
         return self.dynasty.emperor if self.dynasty else None
 
 
-# Every page reads the pending matters: their query, which asks nothing that changes, is compiled once.
-_pending_with_authors = CompiledOnce(
-    lambda: Post.objects.pending().select_related("author", "matter_kind").order_by("posted_at", "pk")
-)
-
-
 def game_state(now: datetime) -> GameState:
     game = Game.load()
     dynasty = Dynasty.objects.current()
-    pending = _pending_with_authors()
+    pending = list(Post.objects.pending().select_related("author", "matter_kind").order_by("posted_at", "pk"))
     pending_dov = any(post.kind == Kind.DOV for post in pending)
     hiatus = hiatus_at(
         profile=game.rules_profile(),

@@ -1,7 +1,7 @@
 """axe-core in Chromium over every main page of the demo game, as a visitor, a player and an admin, at a
 desktop's and a phone's width, checking WCAG 2.2 A and AA; and the colour contrast of every palette.
 
-Run once per suite, on either database: what a browser shows does not depend on it.
+Run on SQLite alone (``one_database``): what a browser shows does not depend on it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from blognomic.moving.demo import build_demo
 from dynasties.theming import PALETTES
 from tests.main_pages import ACCOUNTS, ADMIN, DESKTOP, PASSWORD, PLAYER, VISITOR, WIDTHS, pages_for
 
-pytestmark = [pytest.mark.e2e, pytest.mark.once_per_suite, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.one_database, pytest.mark.django_db(transaction=True)]
 
 WCAG_22_A_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 # axe leaves these for a person to review when the element has text; on this site each is a plain mistake

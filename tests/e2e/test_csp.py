@@ -95,7 +95,7 @@ def test_voting_and_editing_the_gndt_with_htmx_under_the_policy(browser, live_se
     page.context.close()
 
 
-@pytest.mark.once_per_suite  # the browser's enforcement of the policy: run on one database
+@pytest.mark.one_database  # the browser's enforcement of the policy: run on one database
 def test_the_policy_is_enforced_and_a_violation_would_be_seen(browser, live_server):
     """The listener is not blind: an inline event handler added to the page is blocked and reported."""
     make_gndt(timezone.now())

@@ -8,9 +8,9 @@ from playwright.sync_api import expect
 
 from blognomic.moving.demo import DEMO_PASSWORD, build_demo
 
-# Run once per suite, on either database: the player reads and previews, writing nothing; the views are tested
+# Run on SQLite alone (`one_database`): the player reads and previews, writing nothing; the views are tested
 # on both databases.
-pytestmark = [pytest.mark.e2e, pytest.mark.once_per_suite, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.one_database, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_player_reads_the_toteboards_and_previews_a_comment(browser, live_server, screenshot):

@@ -66,7 +66,7 @@ def test_a_player_rolls_in_an_update_and_another_undoes_it(browser, live_server,
         context.close()
 
 
-@pytest.mark.once_per_suite  # the refusal writes nothing, and is tested on both databases without the browser
+@pytest.mark.one_database  # the refusal writes nothing, and is tested on both databases without the browser
 def test_a_refused_inline_edit_and_the_table_on_a_phone(browser, live_server, screenshot):
     """A choice that is not allowed is refused inside the cell's form; on a phone the page does not scroll
     sideways: the table scrolls inside its box with the names kept in view."""

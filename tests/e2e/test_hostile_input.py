@@ -3,7 +3,7 @@ or an admin can fill (``tests/hostile_game.py``), then every page that shows the
 may run (a ``dialog`` listener and a ``window.__xss`` canary watch), and no element may carry an event handler or
 a ``javascript:`` address.
 
-Run once per suite, on either database: whether a stored payload runs depends on the markup the templates make
+Run on SQLite alone (``one_database``): whether a stored payload runs depends on the markup the templates make
 of its text, not on the database that kept it. Storing every payload and answering every page that shows them without
 a server error is checked on both databases, by ``tests/test_hostile_input.py``.
 """
@@ -19,7 +19,7 @@ from tests.e2e.test_journeys import log_in
 from tests.factories import PASSWORD
 from tests.hostile_game import VISITOR_PAGES, addresses, fill_every_field
 
-pytestmark = [pytest.mark.e2e, pytest.mark.once_per_suite, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.one_database, pytest.mark.django_db(transaction=True)]
 
 # What the page may not contain once parsed: any inline handler, or an address that runs script.
 DOM_CHECK = """() => {

@@ -22,7 +22,7 @@ def log_in(page, base: str, name: str, password: str, next_path: str) -> None:
     page.wait_for_url(f"{base}{next_path}")
 
 
-@pytest.mark.once_per_suite  # reads only: run on one database
+@pytest.mark.one_database  # reads only: run on one database
 def test_demo_front_page_shows_the_sidebar(browser, live_server, screenshot):
     """A visitor opens the demo game and reads the quorum line, the dynasty and the pending matters."""
     build_demo(now=timezone.now())

@@ -1,6 +1,6 @@
 """The game on a phone (390×844): a compact summary in the first screen, and no page wider than the screen.
 
-Run once per suite, on either database, as the accessibility checks are: how wide a page is does not depend
+Run on SQLite alone (``one_database``), as the accessibility checks are: how wide a page is does not depend
 on it. The journeys that vote and enact in the browser run on both."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from blognomic.moving.demo import DEMO_PASSWORD, build_demo
 
-pytestmark = [pytest.mark.e2e, pytest.mark.once_per_suite, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.one_database, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 

@@ -15,9 +15,9 @@ from tests.factories import make_table
 from tests.test_wiki_services import RULESET_TEXT, make_ruleset
 from votes.posting import post_create
 
-# Run once per suite, on either database: the visitor reads and writes nothing; the wiki views are tested on
+# Run on SQLite alone (`one_database`): the visitor reads and writes nothing; the wiki views are tested on
 # both databases.
-pytestmark = [pytest.mark.e2e, pytest.mark.once_per_suite, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.one_database, pytest.mark.django_db(transaction=True)]
 
 
 def build_wiki(now):

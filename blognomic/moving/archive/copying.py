@@ -3,6 +3,10 @@
 An archive's comments are most of its rows (144,000 in BlogNomic's history). ``bulk_create`` builds one
 enormous ``INSERT … RETURNING`` per batch and binds every value into it; ``COPY`` streams the same values,
 prepared by the same fields, in a fraction of the time. Model ``save()`` and signals are skipped either way.
+
+``COPY`` goes through psycopg's own copy, not Django's ``execute``, so the watch on writes that moves the
+content version (``blognomic.web.freshness``) never sees it: the version is moved here, as every other write
+moves it.
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import connection
+
+from blognomic.web.freshness import content_changed
 
 
 def insert_without_keys(model, objects: Sequence, *, batch_size: int) -> None:
@@ -35,3 +41,4 @@ def insert_without_keys(model, objects: Sequence, *, batch_size: int) -> None:
         with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
             for obj in group:
                 copy.write_row([f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields])
+    content_changed(connection)
