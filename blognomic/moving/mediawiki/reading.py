@@ -23,6 +23,8 @@ from xml.sax.expatreader import ExpatLocator
 from defusedxml import DefusedXmlException
 from defusedxml.expatreader import DefusedExpatParser
 
+from dynasties.clock import storable_moment_problem
+
 SCHEMA_VERSIONS = ("0.10", "0.11")
 NAMESPACE = "http://www.mediawiki.org/xml/export-{version}/"
 CHUNK_BYTES = 64 * 1024
@@ -310,7 +312,14 @@ def _timestamp(text: str, line: int) -> datetime:
                 problem=f"has {text[:40]!r}, not a UTC time such as 2016-07-25T03:32:29Z",
             )
         )
-    return moment.astimezone(UTC)
+    try:
+        moment = moment.astimezone(UTC)
+    except OverflowError:
+        moment = None
+    problem = storable_moment_problem(moment) if moment is not None else f"{text[:40]!r} is no time a date can hold"
+    if problem is not None:
+        raise ExportError(BAD_VALUE.format(line=line, element="timestamp", problem=f"is refused: {problem}"))
+    return moment
 
 
 def read_export(stream: BinaryIO, *, on_progress: Callable[[int], None] | None = None) -> Iterator[Record]:
