@@ -95,13 +95,65 @@ def pages(total: int, rng: random.Random):
         yield OutPage(title=title, namespace=0, page_id=page_id, revisions=revisions())
 
 
+def large_pages(total: int, size: int, rng: random.Random):
+    """The Ruleset, every revision ``size`` bytes of new text: memory must follow bytes, not revisions."""
+    start = datetime(2004, 1, 1, tzinfo=UTC)
+    people = [Contributor(username=f"Keeper {n}", user_id=n) for n in range(1, 6)]
+
+    def revisions():
+        for k in range(total):
+            text = ""
+            while len(text) < size:
+                text += sentence(rng) + "\n"
+            yield OutRevision(
+                revision_id=k + 1,
+                timestamp=start + timedelta(hours=k),
+                contributor=people[k % len(people)],
+                comment=f"Long revision {k}",
+                text=text[:size],
+            )
+
+    yield OutPage(title="Ruleset", namespace=0, page_id=1, revisions=revisions())
+
+
+def deep_export(depth: int) -> bytes:
+    """An export whose one revision's summary holds ``depth`` nested elements: reading must stay linear."""
+    head = (
+        '<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11"><page><title>Deep</title>'
+        "<ns>0</ns><id>1</id><revision><id>1</id><timestamp>2006-01-01T00:00:00Z</timestamp><comment>"
+    )
+    tail = "</comment><text>Deep.</text></revision></page></mediawiki>"
+    return (head + "<deep>\n" * depth + "</deep>\n" * depth + tail).encode()
+
+
+def bench_deep(depth: int) -> None:
+    path = WORKDIR / "deep.xml"
+    path.write_bytes(deep_export(depth))
+    call_command("migrate", verbosity=0)
+    started = time.perf_counter()
+    with open(path, "rb") as stream:
+        report = import_mediawiki(stream)
+    seconds = time.perf_counter() - started
+    print(
+        f"deep: {depth:,} nested elements, {path.stat().st_size / 1e3:,.0f} KB; import {seconds:,.2f} s; "
+        f"added {report.counts['revisions added']}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--revisions", type=int, default=100_000)
+    parser.add_argument("--revision-bytes", type=int, default=0, help="one page of revisions this large each")
+    parser.add_argument("--depth", type=int, default=0, help="only time one revision this deeply nested")
     args = parser.parse_args()
+    if args.depth:
+        bench_deep(args.depth)
+        return
     path = WORKDIR / "export.xml"
+    rng = random.Random(7)
+    generated = large_pages(args.revisions, args.revision_bytes, rng) if args.revision_bytes else None
     with open(path, "w", encoding="utf-8") as out:
-        write_export(out, pages(args.revisions, random.Random(7)))
+        write_export(out, generated or pages(args.revisions, rng))
     size = path.stat().st_size
     call_command("migrate", verbosity=0)
     before = peak_rss_mb()

@@ -21,7 +21,24 @@ def day_start(moment: datetime) -> datetime:
 
 def next_day_start(moment: datetime) -> datetime:
     """00:00:00 UTC of the day after the one `moment` falls in."""
-    return day_start(moment) + timedelta(days=1)
+    return moment_plus(day_start(moment), timedelta(days=1))
+
+
+# The first and last moments a datetime can hold, as aware UTC times.
+FIRST_MOMENT = datetime.min.replace(tzinfo=UTC)
+LAST_MOMENT = datetime.max.replace(tzinfo=UTC)
+
+
+def moment_plus(at: datetime, delta: timedelta) -> datetime:
+    """`at` moved by `delta`, held at the first or last moment a datetime can hold rather than overflowing.
+
+    Deadlines are a stored date plus a rule's hours or days; a deadline past the end of time is one that never
+    comes, and a page that judges it must still render.
+    """
+    try:
+        return at + delta
+    except OverflowError:
+        return LAST_MOMENT if delta > timedelta(0) else FIRST_MOMENT
 
 
 def format_moment(moment: datetime) -> str:

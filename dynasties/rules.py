@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from dynasties.clock import format_moment
+from dynasties.clock import format_moment, moment_plus
 from dynasties.profiles import Profile
 
 NOT_INACTIVE_YET = "{name} was last active at {last}; an admin may idle them from {when}, or they may idle themselves."
@@ -25,7 +25,7 @@ def may_idle_inactive(
 ) -> RosterVerdict:
     """An admin may idle a player who has made no post or comment for the profile's number of days."""
     last = last_activity or joined_at
-    when = last + timedelta(days=profile.idle_after_days)
+    when = moment_plus(last, timedelta(days=profile.idle_after_days))
     if now >= when:
         return RosterVerdict(True)
     return RosterVerdict(
@@ -39,7 +39,7 @@ def may_unidle(
     """2016 (Ruleset 142): not within four days of going idle, when that was in the current dynasty."""
     if profile.unidle_window_days is None or not idled_in_current_dynasty:
         return RosterVerdict(True)
-    when = idled_at + timedelta(days=profile.unidle_window_days)
+    when = moment_plus(idled_at, timedelta(days=profile.unidle_window_days))
     if now >= when:
         return RosterVerdict(True)
     return RosterVerdict(
@@ -51,7 +51,7 @@ def may_rejoin(*, name: str, profile: Profile, left_at: datetime | None, now: da
     """2016: someone who left may not become a player again within the following two weeks."""
     if left_at is None or profile.rejoin_bar_days is None:
         return RosterVerdict(True)
-    when = left_at + timedelta(days=profile.rejoin_bar_days)
+    when = moment_plus(left_at, timedelta(days=profile.rejoin_bar_days))
     if now >= when:
         return RosterVerdict(True)
     return RosterVerdict(

@@ -32,6 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from dynasties.clock import moment_plus
+
 DAILY = "daily"
 WEEKLY = "weekly"
 DAILY_COMMUNAL = "daily_communal"
@@ -229,10 +231,10 @@ def _spacing_block(
         return None
     gap = spacing.daily if spec.period == "day" else spacing.weekly
     last = own[-1].at
-    if now >= last + gap:
+    if now >= moment_plus(last, gap):
         return None
     reason = TOO_SOON.format(gap=_duration(gap), time=f"{_clock(last)} on {_day_and_month(last)}")
-    return _Block(last + gap, reason)
+    return _Block(moment_plus(last, gap), reason)
 
 
 def _period_bounds(period: str, now: datetime) -> tuple[datetime, datetime]:

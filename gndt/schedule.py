@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
+from dynasties.clock import moment_plus
+
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 _DAY = timedelta(days=1)
@@ -89,7 +91,7 @@ def next_occurrence(spec: ScheduleSpec, now: datetime) -> datetime:
     now = _as_utc(now)
     if spec.starts_at is not None and now < spec.starts_at:
         now = spec.starts_at - timedelta(microseconds=1)
-    return _latest_occurrence_ignoring_start(spec, now) + spec.interval
+    return moment_plus(_latest_occurrence_ignoring_start(spec, now), spec.interval)
 
 
 def period_key(spec: ScheduleSpec, now: datetime) -> str | None:

@@ -25,6 +25,9 @@ from ruleset.rule_index import rule_changes_index
 from ruleset.services import MAX_PAGE_BYTES, MAX_SUMMARY_CHARS, MAX_TITLE_CHARS, RESERVED_SLUGS
 
 BATCH = 500
+# A batch is also cut by its texts' size: a revision may be 1 MB, and a count alone would let 500 of them
+# (and their copies on the way to the database) sit in memory at once.
+BATCH_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)

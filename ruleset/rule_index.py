@@ -75,6 +75,8 @@ def rule_change_for(page: Page, revision: Revision, rule, kind: str) -> RuleChan
 
 # Revisions read, and rule changes written, per query when indexing in bulk.
 INDEX_BATCH = 500
+# A batch of texts is also cut by size (a revision may be 1 MB), so indexing holds megabytes, not a history.
+INDEX_BATCH_BYTES = 8 * 1024 * 1024
 
 
 def rule_changes_index(*, page: Page | None = None) -> int:
@@ -107,9 +109,10 @@ def _index_page(page: Page) -> int:
     previous_number, previous_parsed = None, parse_ruleset("")
     while True:
         # Keyset pages: each batch is read whole before this batch's writes, on any database.
-        chunk = list(revisions.filter(number__gt=after)[:INDEX_BATCH])
-        if not chunk:
+        last = _batch_end(page, after)
+        if last is None:
             return indexed
+        chunk = list(revisions.filter(number__gt=after, number__lte=last))
         batch: list[Revision] = []
         changes: list[RuleChange] = []
         for revision in chunk:
@@ -122,6 +125,17 @@ def _index_page(page: Page) -> int:
         if batch:
             indexed += _write_index_batch(batch, changes)
         after = chunk[-1].number
+
+
+def _batch_end(page: Page, after: int) -> int | None:
+    """The number of the last revision of the batch after ``after``: at most INDEX_BATCH, about INDEX_BATCH_BYTES."""
+    sizes = page.revisions.filter(number__gt=after).order_by("number").values_list("number", "size")[:INDEX_BATCH]
+    last, total = None, 0
+    for number, size in sizes:
+        if last is not None and total + size > INDEX_BATCH_BYTES:
+            break
+        last, total = number, total + size
+    return last
 
 
 def _write_index_batch(revisions: list[Revision], changes: list[RuleChange]) -> int:

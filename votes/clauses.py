@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+from dynasties.clock import moment_plus
 from dynasties.profiles import (
     DOV_GRADED,
     DOV_MAJORITY_OF_PLAYERS,
@@ -404,7 +405,7 @@ def with_emperor_decision(
     """2005: with no clear decision after 24 hours the Emperor may decide the win's legality."""
     if judgement.can_enact or judgement.can_fail or electorate.emperor is None:
         return judgement
-    decide_from = max(now, matter.posted_at + timedelta(hours=profile.dov_wait_hours))
+    decide_from = max(now, moment_plus(matter.posted_at, timedelta(hours=profile.dov_wait_hours)))
     may_decide = decide_from == now
     reasons = list(judgement.reasons)
     if may_decide:

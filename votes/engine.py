@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+from dynasties.clock import moment_plus
 from dynasties.profiles import (
     DOV_MAJORITY_OF_PLAYERS,
     Profile,
@@ -172,7 +173,7 @@ def _candidate_moments(
     else:
         crossings = thresholds(PROPOSAL if kind is not None or matter.kind == MATTER else matter.kind, profile, hiatus)
     for hours, strictly_after in crossings:
-        moment = matter.posted_at + timedelta(hours=hours) + (INSTANT if strictly_after else timedelta(0))
+        moment = moment_plus(matter.posted_at, timedelta(hours=hours) + (INSTANT if strictly_after else timedelta(0)))
         if moment > now:
             moments.add(moment)
     return sorted(moments)

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timedelta
 
+from dynasties.clock import moment_plus
+
 _moments: ContextVar[list[datetime] | None] = ContextVar("verdict_moments", default=None)
 
 
@@ -38,7 +40,7 @@ def next_mark(start: datetime, period: timedelta, *, now: datetime) -> datetime:
     """The first moment after ``now`` that is a whole number of ``period`` after ``start``: when an age shown
     to that precision ("3 hours old", "open 12.4 hours") next changes."""
     steps = (now - start) // period + 1
-    return start + max(steps, 1) * period
+    return moment_plus(start, max(steps, 1) * period)
 
 
 def note_ages(starts: Iterable[datetime], period: timedelta, *, now: datetime) -> None:

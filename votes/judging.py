@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta
 
-from dynasties.clock import format_iso_time
+from dynasties.clock import format_iso_time, moment_plus
 from dynasties.models import Game
 from votes import engine, horizon, limits, matter_kind_rules
 from votes.engine_inputs import (
@@ -49,7 +49,7 @@ def oldest_pending_id(pending: Sequence[Post], *, profile, now: datetime) -> obj
     if profile.stale_after_days is not None:
         # A proposal turning stale is skipped as the oldest from that moment, with no write.
         stale_after = timedelta(days=profile.stale_after_days)
-        horizon.note((posted_at + stale_after for _, posted_at in proposals), now=now)
+        horizon.note((moment_plus(posted_at, stale_after) for _, posted_at in proposals), now=now)
     return engine.oldest_pending(proposals, profile=profile, now=now)
 
 

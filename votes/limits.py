@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from dynasties.clock import INSTANT, day_start, format_moment, next_day_start
+from dynasties.clock import INSTANT, day_start, format_moment, moment_plus, next_day_start
 from dynasties.hiatus import HIATUS_WHY
 from dynasties.profiles import (
     EDIT_UNTIL_ANY_COMMENT,
@@ -423,7 +423,7 @@ def dov_post_allowed(
         return during_hiatus
     bar = profile.dov_failed_bar_hours
     if bar is not None and last_failed_dov_with_against_at is not None:
-        bar_ends = last_failed_dov_with_against_at + timedelta(hours=bar)
+        bar_ends = moment_plus(last_failed_dov_with_against_at, timedelta(hours=bar))
         if now <= bar_ends:
             message = DOV_BARRED.format(
                 failed=format_moment(last_failed_dov_with_against_at), until=format_moment(bar_ends)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from dynasties.clock import moment_plus
 from dynasties.hiatus import Hiatus, hiatus_at
 from dynasties.models import Dynasty, Game, User
 from dynasties.selectors import Roster, roster_at
@@ -46,7 +47,9 @@ class GameState:
     @property
     def pending_ages(self) -> list[PendingAge]:
         if not self.past:
-            horizon.note((post.posted_at + timedelta(hours=OLD_PENDING_HOURS) for post in self.pending), now=self.now)
+            horizon.note(
+                (moment_plus(post.posted_at, timedelta(hours=OLD_PENDING_HOURS)) for post in self.pending), now=self.now
+            )
             # Shown in whole hours, rounded ("13h"): each changes on the half hour of its age.
             horizon.note_ages((post.posted_at for post in self.pending), timedelta(minutes=30), now=self.now)
         return [PendingAge(post, post.open_hours(self.now)) for post in self.pending]

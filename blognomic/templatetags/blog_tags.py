@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from dynasties.ages import age_in_words
+from dynasties.clock import moment_plus
 from dynasties.theming import DEFAULT_VOTE_LABELS
 from votes.models import KIND_SLUGS
 
@@ -86,7 +87,7 @@ def to_the_second(moment):
     whole second before it the action is not yet allowed."""
     if moment is None or not moment.microsecond:
         return moment
-    return moment.replace(microsecond=0) + timedelta(seconds=1)
+    return moment_plus(moment.replace(microsecond=0), timedelta(seconds=1))
 
 
 @register.filter

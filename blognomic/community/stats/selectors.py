@@ -31,6 +31,7 @@ from django.db.models import CharField, Count, Exists, F, FloatField, Func, Inte
 from django.db.models.functions import Cast, Coalesce, Floor, Greatest, Least
 from django.utils import timezone
 
+from dynasties.clock import EARLIEST_STORED, LATEST_STORED
 from dynasties.models import Dynasty
 from votes import horizon
 from votes.models import Comment, Kind, Post, Resolution, Status
@@ -203,6 +204,9 @@ class MonthOf(Func):
         return f"strftime('%%Y-%%m', {sql})", params
 
 
+_FIRST_MONTH, _END_MONTH = f"{EARLIEST_STORED:%Y-%m}", f"{LATEST_STORED:%Y-%m}"
+
+
 def active_by_month() -> tuple[MonthActivity, ...]:
     """Players who posted or commented, counted once a month (two queries: posts, then comments)."""
     seen: dict[str, set[int]] = {}
@@ -215,7 +219,9 @@ def active_by_month() -> tuple[MonthActivity, ...]:
             .distinct()
         )
         for month, author in pairs:
-            seen.setdefault(month, set()).add(author)
+            # A record dated outside what a game may carry (stored before importers refused it) has no month to show.
+            if _FIRST_MONTH <= month < _END_MONTH:
+                seen.setdefault(month, set()).add(author)
     if not seen:
         return ()
     first, last = (date.fromisoformat(f"{key}-01") for key in (min(seen), max(seen)))

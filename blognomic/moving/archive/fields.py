@@ -6,7 +6,7 @@ import math
 from datetime import datetime
 from typing import Any
 
-from dynasties.clock import NotATime, format_iso_time, parse_iso_time
+from dynasties.clock import NotATime, format_iso_time, parse_iso_time, storable_moment_problem
 
 FORMAT = "blognomic-archive"
 VERSION = 3
@@ -177,9 +177,13 @@ def parse_time(value: Any, path: str) -> datetime:
     # datetime.fromisoformat ignores whatever follows a NUL byte after a complete time.
     check_text(value, path)
     try:
-        return parse_iso_time(value)
+        moment = parse_iso_time(value)
     except NotATime as error:
         raise ArchiveError(path, NO_TIME_ZONE if error.naive else NOT_A_TIME) from None
+    problem = storable_moment_problem(moment)
+    if problem is not None:
+        raise ArchiveError(path, problem)
+    return moment
 
 
 format_time = format_iso_time

@@ -29,6 +29,7 @@ from django.utils.text import slugify
 
 from blognomic.moving.archive.fields import FORMAT, VERSION, format_time
 from blognomic.moving.history.reading import MonthRecord, ProposalRecord
+from dynasties.clock import moment_plus
 
 # The CSV's statuses as the archive's status and outcome.
 OUTCOMES = {
@@ -83,14 +84,14 @@ def dynasty_spans(
     # Forward from each dated dynasty, then backward from the earliest, one recorded length at a time.
     for previous, number in zip(numbers, numbers[1:], strict=False):
         if number not in starts and previous in starts:
-            starts[number] = starts[previous] + timedelta(days=lengths.get(previous, 0))
+            starts[number] = moment_plus(starts[previous], timedelta(days=lengths.get(previous, 0)))
     for number, following in reversed(list(zip(numbers, numbers[1:], strict=False))):
         if number not in starts:
-            starts[number] = starts[following] - timedelta(days=lengths.get(number, 0))
+            starts[number] = moment_plus(starts[following], -timedelta(days=lengths.get(number, 0)))
     spans = {}
     for index, number in enumerate(numbers):
         if number in lengths:
-            ended = starts[number] + timedelta(days=lengths[number])
+            ended = moment_plus(starts[number], timedelta(days=lengths[number]))
         elif index + 1 < len(numbers):
             ended = starts[numbers[index + 1]]
         else:

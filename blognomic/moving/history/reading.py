@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+from dynasties.clock import EARLIEST_STORED, LATEST_STORED, moment_plus, storable_moment_problem
+
 PROPOSALS_FILE = "fullprophistory.csv"
 PLAYERS_FILE = "players.csv"
 LENGTHS_FILE = "dynasty_lengths.csv"
@@ -37,6 +39,8 @@ PLAYER_COLUMNS = ("Month", "Active Players", "Names")
 # Admin fields that mean "not known" rather than a name.
 NO_ADMIN = ("", "?", "-")
 TITLE_MAX_LENGTH = 300
+# No proposal or dynasty runs longer than the span of dates a game may carry; a longer one is a typing error.
+LONGEST_DAYS = (LATEST_STORED - EARLIEST_STORED).days
 NAME_MAX_LENGTH = 150
 # A quoted field may span lines; one still open after this many lines is a broken quote, not a long title.
 MAX_RECORD_LINES = 5
@@ -197,6 +201,25 @@ def parse_moment(text: str) -> datetime | None:
         return None
 
 
+def _closed_at(value: dict[str, str], posted_at: datetime, report: ReadReport) -> datetime | str:
+    """When a closed proposal was resolved (from its closedDate, else its lifespan), or why it cannot be said."""
+    closed_at = parse_moment(value["closedDate"])
+    lifespan = _whole(value["lifespan"])
+    if lifespan is not None and not 0 <= lifespan <= LONGEST_DAYS * 24:
+        lifespan = None
+    if closed_at is None and lifespan is not None:
+        closed_at = moment_plus(posted_at, timedelta(hours=lifespan))
+    if closed_at is None:
+        return f"closedDate {value['closedDate']!r} is not a date"
+    if closed_at <= posted_at:
+        # The old site's clocks disagreed by minutes: a resolution never comes before its post.
+        report.closed_before_posted += 1
+        closed_at = moment_plus(posted_at, timedelta(hours=lifespan or 0, minutes=1))
+    if (problem := storable_moment_problem(closed_at)) is not None:
+        return f"closedDate {problem}"
+    return closed_at
+
+
 def _whole(text: str) -> int | None:
     text = text.strip()
     if text.startswith("-") and text[1:].isdigit():
@@ -279,6 +302,8 @@ def _proposal(value: dict[str, str], line: int, report: ReadReport) -> ProposalR
     posted_at = parse_moment(value["postedDate"])
     if posted_at is None:
         return f"postedDate {value['postedDate']!r} is not a date"
+    if (problem := storable_moment_problem(posted_at)) is not None:
+        return f"postedDate {problem}"
     status = value["status"].strip().capitalize()
     if status not in STATUSES:
         return f"status {value['status']!r} is not one of {', '.join(STATUSES)}"
@@ -290,16 +315,9 @@ def _proposal(value: dict[str, str], line: int, report: ReadReport) -> ProposalR
         return f"comments {value['comments']!r} is not a count"
     closed_at = None
     if status != "Open":
-        closed_at = parse_moment(value["closedDate"])
-        lifespan = _whole(value["lifespan"])
-        if closed_at is None and lifespan is not None and lifespan >= 0:
-            closed_at = posted_at + timedelta(hours=lifespan)
-        if closed_at is None:
-            return f"closedDate {value['closedDate']!r} is not a date"
-        if closed_at <= posted_at:
-            # The old site's clocks disagreed by minutes: a resolution never comes before its post.
-            report.closed_before_posted += 1
-            closed_at = posted_at + timedelta(hours=max(lifespan or 0, 0), minutes=1)
+        closed_at = _closed_at(value, posted_at, report)
+        if isinstance(closed_at, str):
+            return closed_at
     title = report.text(value["title"])
     if len(title) > TITLE_MAX_LENGTH:
         title = title[: TITLE_MAX_LENGTH - 1] + "…"
@@ -332,6 +350,9 @@ def read_months(directory: Path, report: ReadReport) -> list[MonthRecord]:
         except ValueError:
             report.skip(path.name, line, f"Month {month_text!r} is not a month (YYYY-MM)")
             continue
+        if (problem := storable_moment_problem(datetime(month.year, month.month, 1, tzinfo=UTC))) is not None:
+            report.skip(path.name, line, f"Month {problem}")
+            continue
         active = _whole(fields[columns["Active Players"]])
         names = tuple(
             dict.fromkeys(
@@ -349,7 +370,7 @@ def read_lengths(directory: Path, report: ReadReport) -> dict[int, int]:
     lengths: dict[int, int] = {}
     for line, fields in _records(path, report):
         number, days = (_whole(fields[0]), _whole(fields[1])) if len(fields) == 2 else (None, None)
-        if number is None or days is None or number < 1 or days < 0:
+        if number is None or days is None or number < 1 or not 0 <= days <= LONGEST_DAYS:
             if line == 1 and len(fields) == 2:
                 continue  # a header row, if the file ever gains one
             report.skip(path.name, line, f"{','.join(fields)!r} is not a dynasty number and a length in days")

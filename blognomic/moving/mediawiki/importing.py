@@ -35,6 +35,7 @@ from blognomic.moving.mediawiki.writing import STANDARD_NAMESPACES
 from dynasties.models import User
 from ruleset.history_import import (
     BATCH,
+    BATCH_BYTES,
     HistoryRevision,
     history_append,
     history_fits,
@@ -105,6 +106,7 @@ class _Importer:
         self.mapping = mapping
         self.namespaces = dict(STANDARD_NAMESPACES)
         self.buffer: list[PageRevision] = []
+        self.buffer_bytes = 0
         self.pages: dict[str, _PageState] = {}
         self.users: dict[str, User] = {}
         self.refused_titles: set[str] = set()
@@ -135,7 +137,8 @@ class _Importer:
             )
             return
         self.buffer.append(revision)
-        if len(self.buffer) >= BATCH:
+        self.buffer_bytes += len(revision.text)
+        if len(self.buffer) >= BATCH or self.buffer_bytes >= BATCH_BYTES:
             self.flush()
 
     def _refusal(self, revision: PageRevision) -> str | None:
@@ -152,7 +155,7 @@ class _Importer:
         return None
 
     def flush(self) -> None:
-        batch, self.buffer = self.buffer, []
+        batch, self.buffer, self.buffer_bytes = self.buffer, [], 0
         if not batch:
             return
         self._resolve_people(batch)

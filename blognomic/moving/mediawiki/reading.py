@@ -23,9 +23,14 @@ from xml.sax.expatreader import ExpatLocator
 from defusedxml import DefusedXmlException
 from defusedxml.expatreader import DefusedExpatParser
 
+from dynasties.clock import storable_moment_problem
+
 SCHEMA_VERSIONS = ("0.10", "0.11")
 NAMESPACE = "http://www.mediawiki.org/xml/export-{version}/"
 CHUNK_BYTES = 64 * 1024
+# The deepest element the reader looks at is <mediawiki><page><revision><contributor><username>; anything
+# nested deeper is only counted, so a file of deeply nested elements is read in time linear in its size.
+DEEPEST_READ = 5
 
 UNKNOWN_SCHEMA = "line {line}: <{element}> is not a MediaWiki export of a version read here ({versions}): {found}"
 NOT_AN_EXPORT = "line {line}: <{element}> is not a MediaWiki export (expected <mediawiki>)"
@@ -138,6 +143,10 @@ class _Handler(xml.sax.ContentHandler):
         elif uri != self.uri:
             self.path.append(local)
             return
+        elif len(self.path) >= DEEPEST_READ:
+            self.path.append(local)
+            self.chars = []
+            return
         self.path.append(local)
         self.chars = []
         where = tuple(self.path[1:])
@@ -172,10 +181,15 @@ class _Handler(xml.sax.ContentHandler):
 
     def endElementNS(self, name, qname) -> None:  # noqa: N802
         uri, local = name
+        if uri != self.uri:
+            self.path.pop()
+            return
+        if len(self.path) > DEEPEST_READ:
+            self.path.pop()
+            self.chars = []
+            return
         where = tuple(self.path[1:])
         self.path.pop()
-        if uri != self.uri:
-            return
         text = "".join(self.chars)
         self.chars = []
         if self.siteinfo is not None and where[:1] == ("siteinfo",):
@@ -298,7 +312,14 @@ def _timestamp(text: str, line: int) -> datetime:
                 problem=f"has {text[:40]!r}, not a UTC time such as 2016-07-25T03:32:29Z",
             )
         )
-    return moment.astimezone(UTC)
+    try:
+        moment = moment.astimezone(UTC)
+    except OverflowError:
+        moment = None
+    problem = storable_moment_problem(moment) if moment is not None else f"{text[:40]!r} is no time a date can hold"
+    if problem is not None:
+        raise ExportError(BAD_VALUE.format(line=line, element="timestamp", problem=f"is refused: {problem}"))
+    return moment
 
 
 def read_export(stream: BinaryIO, *, on_progress: Callable[[int], None] | None = None) -> Iterator[Record]:

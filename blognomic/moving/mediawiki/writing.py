@@ -2,7 +2,8 @@
 
 The output follows MediaWiki's ``export-0.11.xsd``: a ``<siteinfo>`` with the standard namespaces, then
 one ``<page>`` per page with its revisions oldest first, each with its contributor, timestamp, comment,
-model, format, text (with its size in bytes) and SHA-1 in base 36, as ``Special:Export`` writes them.
+origin, model, format, text (with its size in bytes) and SHA-1 in base 36, in the order the schema
+requires, as ``Special:Export`` writes them.
 """
 
 from __future__ import annotations
@@ -129,6 +130,8 @@ def _write_page(out: TextIO, page: OutPage) -> None:
             out.write("      <minor />\n")
         if revision.comment:
             out.write(f"      <comment>{escape(revision.comment)}</comment>\n")
+        # The main slot's origin: the revision that made its content, here always the revision itself.
+        out.write(f"      <origin>{revision.revision_id}</origin>\n")
         out.write("      <model>wikitext</model>\n")
         out.write("      <format>text/x-wiki</format>\n")
         size = len(revision.text.encode("utf-8"))

@@ -47,7 +47,7 @@ from blognomic.moving.wordpress.markup import wordpress_to_markdown
 from blognomic.moving.wordpress.reading import Channel, WxrComment, WxrPost, parse_gmt, read_wxr
 from blognomic.moving.wordpress.recorded import parse_recorded_result
 from dynasties import names as name_rules
-from dynasties.clock import format_iso_time
+from dynasties.clock import format_iso_time, storable_moment_problem
 from dynasties.models import Absence, Dynasty, Game, User
 from votes import engine
 from votes.engine_inputs import matter_from
@@ -216,12 +216,15 @@ class _Import:
             return "has no wp:post_id"
         if post.id in self.seen_posts:
             return f"wp:post_id {post.id} appears twice in the export"
-        if parse_gmt(post.posted_at) is None:
+        posted_at = parse_gmt(post.posted_at)
+        if posted_at is None:
             return (
                 f"has no wp:post_date_gmt that is a date ({post.posted_at.strip()!r})"
                 if post.posted_at.strip()
                 else "has no wp:post_date_gmt"
             )
+        if (moment_problem := storable_moment_problem(posted_at)) is not None:
+            return f"its wp:post_date_gmt {moment_problem}"
         if not post.creator:
             return "has no author (dc:creator)"
         title = html.unescape(post.title).strip()
@@ -249,6 +252,8 @@ class _Import:
         vote counted in its tally nor before it was posted."""
         moments = [posted_at] + [datetime.fromisoformat(c["at"]) for c in comments if c["icon"]]
         modified = parse_gmt(post.modified_at)
+        if modified is not None and storable_moment_problem(modified) is not None:
+            modified = None  # a date no game may carry says nothing of when the post was resolved
         at = max(modified, *moments) if modified else max(moments)
         by_name = post.meta.get("admin_user", "").strip()
         by = self.account(by_name) if by_name else None
@@ -291,6 +296,9 @@ class _Import:
         at = parse_gmt(comment.at)
         if at is None:
             self.skip(where, "has no wp:comment_date_gmt that is a date")
+            return None
+        if (moment_problem := storable_moment_problem(at)) is not None:
+            self.skip(where, f"its wp:comment_date_gmt {moment_problem}")
             return None
         if len(comment.text.encode("utf-8")) > MAX_BODY_BYTES:
             self.skip(where, f"its text is more than the {MAX_BODY_BYTES // 1024} KB a comment may hold")
