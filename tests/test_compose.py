@@ -118,7 +118,7 @@ def test_the_web_health_check_passes_under_the_production_settings_compose_gives
     host, path = url.groups()
     found = _run_with_web_environment(compose, tmp_path, PROBE.format(path=path, host=host))
     assert found["debug"] is False
-    assert found["health"] == [200, "database ok\n"]
+    assert found["health"] == [200, "database ok\npages ok\n"]
     assert found["plain"] == [301, "https://localhost/accounts/login/"]
     assert found["wrong_host"] == 400
     assert found["proxied"] == 200
