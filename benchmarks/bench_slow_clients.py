@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(BENCH_DIR))
 
 from benchdb import TemporaryDatabase  # noqa: E402 - found through the path set above
+
 from tests.slow_clients import (  # noqa: E402
     DEPLOYED_CADDYFILE,
     DEPLOYED_GUNICORN,

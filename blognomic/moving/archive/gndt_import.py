@@ -100,8 +100,9 @@ def import_gndt(
     """Check the ``gndt`` data of an archive, then write its columns, rows, values, actions, word lists,
     scheduled effects and log. ``users`` maps names to accounts and ``dynasties`` numbers to dynasties;
     every name and number the data mentions must be among them. A log entry's ``post`` (the matter whose
-    enactment made it) is a post of ``posts`` (the archive's, by id) or one already on the site. Raises ``ArchiveError`` and writes nothing
-    when a field is bad. Returns the models whose rows kept the primary keys the data carried.
+    enactment made it) is a post of ``posts`` (the archive's, by id) or one already on the site. Raises
+    ``ArchiveError`` and writes nothing when a field is bad. Returns the models whose rows kept the primary
+    keys the data carried.
     """
     if data is None:
         return []
