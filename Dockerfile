@@ -17,4 +17,4 @@ RUN DEBUG=0 SECRET_KEY=build-only ALLOWED_HOSTS=localhost python manage.py colle
 RUN useradd --create-home blognomic && mkdir /backups && chown blognomic /backups
 USER blognomic
 EXPOSE 8000
-CMD ["gunicorn", "blognomic.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py", "blognomic.wsgi"]

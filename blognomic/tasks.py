@@ -41,7 +41,8 @@ def report_idle_candidates() -> str:
 @shared_task
 def write_backup() -> str:
     """Today's backup into BACKUP_DIR, old ones rotated out; nothing when BACKUP_DIR is empty. A failed
-    pg_dump raises, so the failure is recorded and shown on the admin panel."""
+    pg_dump, or an archive that restore would refuse, raises, so the failure is recorded and shown on the
+    admin panel."""
     if not settings.BACKUP_DIR:
         return "Backups are off (BACKUP_DIR is empty)."
     return str(backup_write(now=timezone.now(), directory=Path(settings.BACKUP_DIR), keep=settings.BACKUP_KEEP))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure what the whole test suite needs is on this machine before it runs:
 # Chromium (browser tests), Java (the HTML checker), MediaWiki with PHP's SQLite driver (export round trip),
-# docker-compose v1 (offline validation of docker-compose.yml),
+# docker-compose v1 (offline validation of docker-compose.yml), Caddy (the proxy in front of gunicorn, for the
+# slow-client test),
 # PostgreSQL with a "blognomic" role that may create the test database, and Redis.
 # Missing Debian packages are installed with apt (root, or sudo); stopped services are started.
 # Prints the DATABASE_URL to use for the PostgreSQL run on its last line.
@@ -14,6 +15,7 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium chromium-driver)
 command -v java >/dev/null || missing+=(default-jre-headless)  # the Nu HTML Checker
 command -v docker-compose >/dev/null || missing+=(docker-compose)
+command -v caddy >/dev/null || missing+=(caddy)
 command -v redis-server >/dev/null || missing+=(redis-server)
 command -v pg_ctlcluster >/dev/null || missing+=(postgresql)
 # MediaWiki on SQLite, for the round trip of our MediaWiki export through its own importer.

@@ -9,10 +9,13 @@ import io
 import json
 import os
 import stat
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+import time_machine
 from celery.schedules import crontab
 from django.conf import settings
 from django.core.management import CommandError, call_command
@@ -198,3 +201,81 @@ def test_the_restore_drill_gives_back_every_page_and_permalink_byte_for_byte(tmp
     assert after.keys() == before.keys()
     for key, (status, html) in before.items():
         assert after[key] == (status, html), f"{key} renders differently after the restore"
+
+
+@pytest.mark.django_db
+def test_a_backup_taken_by_hand_always_writes_beside_the_nights(tmp_path, t0, settings, capsys, archive_only):
+    """Before an upgrade the operator's backup must hold the game as it is now: on a day that already has its
+    nightly backup, ``backup`` still writes, under a name with the time, and the night's stays."""
+    make_table(3, start=t0)
+    settings.BACKUP_DIR = str(tmp_path)
+    backup_write(now=DAY, directory=tmp_path, keep=2)
+    for later in (timedelta(hours=5), timedelta(hours=5, seconds=1)):
+        with time_machine.travel(DAY + later, tick=False):
+            call_command("backup")
+    printed = capsys.readouterr().out
+    assert "Nothing to do" not in printed
+    assert "Wrote blognomic-2026-03-01T083000.json.gz." in printed
+    assert names(tmp_path) == [
+        "blognomic-2026-03-01.json.gz",
+        "blognomic-2026-03-01T083000.json.gz",
+        "blognomic-2026-03-01T083001.json.gz",
+    ]
+    # Rotated with its day: two more days with keep=2 leave that day out.
+    for day in (1, 2):
+        backup_write(now=DAY + timedelta(days=day), directory=tmp_path, keep=2)
+    assert names(tmp_path) == ["blognomic-2026-03-02.json.gz", "blognomic-2026-03-03.json.gz"]
+
+
+def archive_restore_refuses(monkeypatch) -> None:
+    """An exporter that writes what the importer refuses: a player joined at no time at all."""
+    real = backups.export_archive
+
+    def refused() -> dict:
+        data = real()
+        data["players"][0]["joined_at"] = "the day before yesterday"
+        return data
+
+    monkeypatch.setattr(backups, "export_archive", refused)
+
+
+@pytest.mark.django_db
+def test_an_archive_restore_would_refuse_is_kept_under_a_name_saying_so_and_the_run_fails(
+    tmp_path, t0, settings, monkeypatch, archive_only
+):
+    """Every archive is read back as ``restore`` reads it: one it would refuse is not called a backup. The
+    job fails with the reason (so the admin panel shows it), the command exits non-zero, and the file stays
+    under a name that says so; the night's backup from before is not rotated out by it."""
+    make_table(3, start=t0)
+    backup_write(now=DAY, directory=tmp_path, keep=1)
+    archive_restore_refuses(monkeypatch)
+    with pytest.raises(BackupError, match=r"would be refused by restore \(players\[0\]\.joined_at: .*ISO 8601"):
+        backup_write(now=DAY + timedelta(days=1), directory=tmp_path, keep=1)
+    assert names(tmp_path) == ["blognomic-2026-03-01.json.gz", "blognomic-2026-03-02.unrestorable.json.gz"]
+    settings.BACKUP_DIR = str(tmp_path)
+    with pytest.raises(CommandError, match="kept as blognomic-.*unrestorable.json.gz"):
+        call_command("backup")
+    with pytest.raises(BackupError, match="would be refused by restore"):
+        write_backup.apply().get()
+    empty_every_table()
+    with pytest.raises(CommandError, match=r"Nothing was restored. players\[0\]\.joined_at"):
+        call_command("restore", str(tmp_path / "blognomic-2026-03-02.unrestorable.json.gz"))
+
+
+def test_restore_into_an_unmigrated_database_says_to_migrate_first(tmp_path, t0):
+    """An operator who forgets ``migrate`` is told so, without a traceback, and nothing is written."""
+    archive = tmp_path / "game.json"
+    archive.write_text(json.dumps({"format": "blognomic-archive", "version": 2, "players": []}))
+    database = tmp_path / "fresh.sqlite3"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "restore", str(archive)],
+        env={**os.environ, "DATABASE_URL": f"sqlite:///{database}", "DEBUG": "1"},
+        capture_output=True,
+        text=True,
+        cwd=settings.BASE_DIR,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "This database is not migrated" in result.stderr
+    assert "Run `python manage.py migrate`, then restore." in result.stderr

@@ -65,7 +65,7 @@ def test_gunicorn_shares_a_network_with_the_proxy_alone(compose):
 
 def test_the_proxy_forwards_to_gunicorn():
     caddyfile = (ROOT / "deploy" / "Caddyfile").read_text()
-    assert re.search(r"^\s*reverse_proxy\s+web:8000\s*$", caddyfile, re.MULTILINE)
+    assert re.search(r"^\s*reverse_proxy\s+web:8000\s*(\{\s*)?$", caddyfile, re.MULTILINE)
 
 
 def _run_with_web_environment(compose, tmp_path, code: str) -> dict:
@@ -118,8 +118,15 @@ def test_the_web_health_check_passes_under_the_production_settings_compose_gives
     host, path = url.groups()
     found = _run_with_web_environment(compose, tmp_path, PROBE.format(path=path, host=host))
     assert found["debug"] is False
-    assert found["health"] == [200, "database ok\n"]
+    assert found["health"] == [200, "database ok\npages ok\n"]
     assert found["plain"] == [301, "https://localhost/accounts/login/"]
     assert found["wrong_host"] == 400
     assert found["proxied"] == 200
     assert "script-src 'self'" in found["csp"]
+
+
+def test_the_web_service_and_the_image_run_gunicorn_with_its_settings_file(compose):
+    """Threaded workers and the rest of deploy/gunicorn.conf.py (tests/test_slow_clients.py), in both."""
+    assert "gunicorn -c deploy/gunicorn.conf.py blognomic.wsgi" in " ".join(compose["services"]["web"]["command"])
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert 'CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py", "blognomic.wsgi"]' in dockerfile

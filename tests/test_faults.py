@@ -211,7 +211,7 @@ def test_with_redis_stopped_pages_answer_and_votes_count_and_all_resumes_when_it
         assert web.request("POST", f"{url}comment/", session=voters[0], data={"icon": "for"})[0] == 302
         while time.monotonic() < out_until:
             assert reads(3) == [], web.log_tail()
-        assert web.request("GET", "/healthz/") == (503, "database ok\nredis not ok\nbeat ok\n")
+        assert web.request("GET", "/healthz/") == (503, "database ok\nredis not ok\nbeat ok\npages ok\n")
 
         redis.start()
         assert reads(3) == [], "a page from before the outage was served"

@@ -52,27 +52,27 @@ def test_a_process_just_started_gives_beat_time_to_run_first():
 def test_without_redis_or_beat_expected_the_database_alone_is_reported(settings):
     settings.REDIS_URL = ""
     settings.HEALTH_CHECKS_BEAT = False
-    assert ask() == (200, "database ok\n")
+    assert ask() == (200, "database ok\npages ok\n")
 
 
 def test_beat_that_ran_a_minute_ago_is_ok_and_one_gone_quiet_is_a_503(long_running, settings):
     settings.REDIS_URL = ""
-    assert ask() == (503, "database ok\nbeat not ok\n"), "beat never ran"
+    assert ask() == (503, "database ok\nbeat not ok\npages ok\n"), "beat never ran"
     with time_machine.travel(NOW, tick=False):
         heartbeat.apply()
     with time_machine.travel(NOW + timedelta(minutes=1)):
-        assert ask() == (200, "database ok\nbeat ok\n")
+        assert ask() == (200, "database ok\nbeat ok\npages ok\n")
     with time_machine.travel(NOW + timedelta(minutes=5, seconds=1)):
-        assert ask() == (503, "database ok\nbeat not ok\n")
+        assert ask() == (503, "database ok\nbeat not ok\npages ok\n")
 
 
 def test_redis_that_answers_is_ok_and_one_that_does_not_is_a_503_without_its_address(settings, caplog):
     settings.HEALTH_CHECKS_BEAT = False
     settings.REDIS_URL = "redis://127.0.0.1:6379/0"
-    assert ask() == (200, "database ok\nredis ok\n")
+    assert ask() == (200, "database ok\nredis ok\npages ok\n")
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
     with caplog.at_level(logging.ERROR, logger="blognomic.running.health"):
-        assert ask() == (503, "database ok\nredis not ok\n")
+        assert ask() == (503, "database ok\nredis not ok\npages ok\n")
     assert "Redis does not answer" in caplog.text
 
 
@@ -83,7 +83,7 @@ def test_a_database_that_does_not_answer_is_a_503_not_a_500(long_running, settin
         raise OperationalError("connection refused")
 
     monkeypatch.setattr(connection, "cursor", refuse)
-    assert ask() == (503, "database not ok\nbeat not ok\n")
+    assert ask() == (503, "database not ok\nbeat not ok\npages ok\n")
 
 
 def test_the_health_answer_is_never_kept_by_a_cache(settings):
@@ -98,3 +98,28 @@ def test_health_reads_two_rows_at_most(long_running, settings, django_assert_max
     Heartbeat.objects.create(name="beat", last_run_at=NOW, runs=1)
     with django_assert_max_num_queries(2):
         Client().get("/healthz/")
+
+
+def test_a_site_whose_static_files_were_not_collected_says_pages_not_ok(settings, tmp_path):
+    """Under DEBUG=0 every page names its static files through the manifest ``collectstatic`` writes: deployed
+    without it, every page is an error, and /healthz/ says so instead of ``ok``; once it has run, all is well."""
+    from django.core.management import call_command
+
+    settings.REDIS_URL = ""
+    settings.HEALTH_CHECKS_BEAT = False
+    settings.STATIC_ROOT = str(tmp_path / "static")
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    visitor = Client()
+    # Even the error page cannot be drawn: gunicorn answers its bare 500.
+    with pytest.raises(ValueError, match="Missing staticfiles manifest entry"):
+        visitor.get("/")
+    assert ask() == (503, "database ok\npages not ok\n")
+
+    call_command("collectstatic", "--noinput", verbosity=0)
+    # A server started afresh: the storage and the middleware read the manifest when they start.
+    settings.STORAGES = {**settings.STORAGES}
+    assert Client().get("/").status_code == 200
+    assert ask() == (200, "database ok\npages ok\n")

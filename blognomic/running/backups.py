@@ -6,7 +6,13 @@ round-trip tests prove); the dump keeps what the archive does not carry (session
 tables) for an operator who wants the database as it was.
 
 A file is written beside its final name and renamed, so a backup cut short never looks complete; a slot whose
-files are all there is left alone, so a second run, or a late one, writes nothing more.
+files are all there is left alone, so a second run, or a late one, writes nothing more. A backup taken by hand
+(``by_hand``, as before an upgrade) always writes, under a name with the time of day, so it holds the game as
+it is now and keeps the night's backup beside it; it is rotated with its day.
+
+Every archive is read back from the disk and checked as ``restore`` checks it before it is called a backup.
+One that would be refused is kept under a name saying so (``….unrestorable.json.gz``, never rotated) and
+the run fails with the reason, so the job shows as failed and the command exits non-zero.
 """
 
 from __future__ import annotations
@@ -24,8 +30,11 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.loader import MigrationLoader
 
-from blognomic.moving.archive import export_archive, import_archive
+from blognomic.moving.archive import ArchiveError, export_archive, import_archive
+from blognomic.moving.archive.reading import parse_archive
 from dynasties.beat import JobReport
 from dynasties.models import Dynasty, User
 from ruleset.models import Page
@@ -34,7 +43,9 @@ from votes.models import Post
 PREFIX = "blognomic-"
 ARCHIVE_SUFFIX = ".json.gz"
 DUMP_SUFFIX = ".dump"
-BACKUP_NAME = re.compile(r"^blognomic-(\d{4}-\d{2}-\d{2})(\.json\.gz|\.dump)$")
+UNRESTORABLE_SUFFIX = ".unrestorable.json.gz"
+# The day, then the time of day for a backup taken by hand.
+BACKUP_NAME = re.compile(r"^blognomic-(\d{4}-\d{2}-\d{2})(?:T\d{6})?(\.json\.gz|\.dump)$")
 PG_DUMP_TIMEOUT_SECONDS = 3600
 
 NOT_EMPTY = (
@@ -42,31 +53,42 @@ NOT_EMPTY = (
     "Nothing was restored. Create a new database, run `migrate`, and restore into that."
 )
 NOT_AN_ARCHIVE = "{file} is neither an archive (.json) nor a gzipped archive (.json.gz)."
+UNRESTORABLE = (
+    "The archive just written would be refused by restore ({reason}); it is kept as {name} for a look, and this "
+    "backup did not succeed."
+)
+NOT_MIGRATED = (
+    "This database is not migrated ({count} migrations not applied, the first {first}); nothing was restored. "
+    "Run `python manage.py migrate`, then restore."
+)
 
 
 class BackupError(Exception):
     """A backup or restore that could not be done; the message says why, for the operator."""
 
 
-def backup_slot(now: datetime) -> str:
-    """The scheduled slot ``now`` falls in: one backup a UTC day."""
-    return f"{now:%Y-%m-%d}"
+def backup_slot(now: datetime, *, by_hand: bool = False) -> str:
+    """The slot ``now`` falls in: one scheduled backup a UTC day; one taken by hand is its own slot."""
+    return f"{now:%Y-%m-%dT%H%M%S}" if by_hand else f"{now:%Y-%m-%d}"
 
 
 def pg_dump_wanted() -> bool:
     return connection.vendor == "postgresql" and shutil.which("pg_dump") is not None
 
 
-def backup_write(*, now: datetime, directory: Path, keep: int, dry_run: bool = False) -> JobReport:
-    """Write this slot's archive (and dump), then keep only the newest ``keep`` slots.
+def backup_write(
+    *, now: datetime, directory: Path, keep: int, dry_run: bool = False, by_hand: bool = False
+) -> JobReport:
+    """Write this slot's archive (and dump), then keep only the newest ``keep`` days.
 
-    Raises ``BackupError`` when ``pg_dump`` fails, with its exit status and what it printed, after the archive
-    is written and old slots rotated: the archive still restores the game.
+    Raises ``BackupError`` when the archive would not restore (nothing else is done then), or when ``pg_dump``
+    fails, with its exit status and what it printed, after the archive is written and old days rotated: the
+    archive still restores the game.
     """
     if keep < 1:
         raise BackupError(f"BACKUP_KEEP must be at least 1; got {keep}.")
     report = JobReport()
-    slot = backup_slot(now)
+    slot = backup_slot(now, by_hand=by_hand)
     archive = directory / f"{PREFIX}{slot}{ARCHIVE_SUFFIX}"
     dump = directory / f"{PREFIX}{slot}{DUMP_SUFFIX}"
     if not dry_run:
@@ -74,6 +96,7 @@ def backup_write(*, now: datetime, directory: Path, keep: int, dry_run: bool = F
     if not archive.exists():
         if not dry_run:
             _write_atomically(archive, _write_archive)
+            _check_restorable(archive)
         report.done.append(f"Wrote {archive.name}.")
     failure = None
     if pg_dump_wanted() and not dump.exists():
@@ -81,7 +104,7 @@ def backup_write(*, now: datetime, directory: Path, keep: int, dry_run: bool = F
             failure = _try(lambda: _write_atomically(dump, _write_pg_dump))
         if failure is None:
             report.done.append(f"Wrote {dump.name}.")
-    for old in backups_beyond(directory, keep=keep, current=slot):
+    for old in backups_beyond(directory, keep=keep, current=backup_slot(now)):
         if not dry_run:
             old.unlink(missing_ok=True)
         report.done.append(f"Removed {old.name}.")
@@ -91,17 +114,28 @@ def backup_write(*, now: datetime, directory: Path, keep: int, dry_run: bool = F
 
 
 def backups_beyond(directory: Path, *, keep: int, current: str) -> list[Path]:
-    """The backup files of every slot older than the newest ``keep`` (the current slot counts as one)."""
+    """The backup files of every day older than the newest ``keep`` (the current day counts as one)."""
     if not directory.is_dir():
         return []
-    by_slot: dict[str, list[Path]] = {current: []}
+    by_day: dict[str, list[Path]] = {current: []}
     for path in directory.iterdir():
         match = BACKUP_NAME.match(path.name)
         if match and path.is_file():
-            by_slot.setdefault(match[1], []).append(path)
+            by_day.setdefault(match[1], []).append(path)
     # ISO dates sort as text; a slot named after the current one (a clock set back) is kept, not current.
-    newest = sorted(by_slot, reverse=True)[:keep]
-    return sorted(path for slot, paths in by_slot.items() if slot not in newest for path in paths)
+    newest = sorted(by_day, reverse=True)[:keep]
+    return sorted(path for slot, paths in by_day.items() if slot not in newest for path in paths)
+
+
+def _check_restorable(archive: Path) -> None:
+    """Read ``archive`` back from the disk and check it as ``restore`` does before writing anything; one that
+    fails is renamed to say so, and ``BackupError`` says why."""
+    try:
+        parse_archive(read_backup(archive))
+    except (BackupError, ArchiveError) as error:
+        kept = archive.with_name(archive.name.removesuffix(ARCHIVE_SUFFIX) + UNRESTORABLE_SUFFIX)
+        os.replace(archive, kept)
+        raise BackupError(UNRESTORABLE.format(reason=error, name=kept.name)) from None
 
 
 def _try(action: Callable[[], None]) -> str | None:
@@ -184,11 +218,20 @@ def read_backup(file: Path):
     raise BackupError(NOT_AN_ARCHIVE.format(file=file))
 
 
+def unapplied_migrations() -> list[str]:
+    """The migrations the database lacks, as ``app.name``, in the order ``migrate`` would apply them."""
+    plan = MigrationExecutor(connection).migration_plan(MigrationLoader(connection).graph.leaf_nodes())
+    return [f"{migration.app_label}.{migration.name}" for migration, _ in plan]
+
+
 def backup_restore(*, file: Path) -> dict[str, int]:
     """Load the archive in ``file`` into an empty database; refused, with what it holds, otherwise.
 
     The archive's own import checks every field and writes all or nothing (``ArchiveError``).
     """
+    unapplied = unapplied_migrations()
+    if unapplied:
+        raise BackupError(NOT_MIGRATED.format(count=len(unapplied), first=unapplied[0]))
     what = what_the_database_holds()
     if what is not None:
         raise BackupError(NOT_EMPTY.format(what=what))

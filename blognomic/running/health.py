@@ -1,10 +1,15 @@
 """``/healthz/``, answered ahead of every other middleware, and what it checks: the database answers,
-Redis answers (when configured), beat ran lately.
+Redis answers (when configured), beat ran lately, and a page can be rendered.
 
 The answer names each component with ``ok`` or ``not ok`` and nothing more, since any host may ask; why a
 check failed goes to the log. Beat is judged by the heartbeat it records every minute: older than
 ``BEAT_STALE_SECONDS`` is stale. A process that has just started gives beat that long to run first, because
 in docker-compose beat starts only once the web server is healthy.
+
+``pages`` renders the frame every page is drawn in (``base.html``, through the not-found page, which needs no
+game): its templates, its addresses and its static files. Under ``DEBUG=0`` a static file is named through the
+manifest ``collectstatic`` writes, so a site deployed without it answers every page with an error; this check
+says so instead of ``ok``.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 
@@ -25,6 +31,8 @@ from blognomic.models import Heartbeat
 logger = logging.getLogger(__name__)
 
 STARTED_AT = time.time()
+# The page frame, rendered without a request or a game: no query, the same templates and static files.
+PAGE_FRAME = "404.html"
 REDIS_TIMEOUT_SECONDS = 1.0
 
 
@@ -47,7 +55,17 @@ def health_checks(*, now: datetime) -> list[Check]:
         checks.append(Check("redis", _redis_answers()))
     if settings.HEALTH_CHECKS_BEAT:
         checks.append(Check("beat", checks[0].ok and _beat_is_fresh(now)))
+    checks.append(Check("pages", _pages_render()))
     return checks
+
+
+def _pages_render() -> bool:
+    try:
+        render_to_string(PAGE_FRAME, {"request_path": HEALTH_PATH})
+    except Exception:
+        logger.exception("Health check: the page frame cannot be rendered (was `collectstatic` run?).")
+        return False
+    return True
 
 
 def beat_last_run() -> datetime | None:
@@ -121,7 +139,7 @@ class HealthCheckMiddleware:
 
     A container's health check asks gunicorn directly, as ``127.0.0.1`` over plain HTTP: production settings
     would refuse that host (ALLOWED_HOSTS) and redirect to https. The answer says only ``ok`` or ``not ok``
-    for the database, Redis and beat (above), so it is safe to give to any host.
+    for the database, Redis, beat and pages (above), so it is safe to give to any host.
     """
 
     def __init__(self, get_response):

@@ -1,4 +1,8 @@
-"""``python manage.py backup``: write this slot's backup into BACKUP_DIR now and rotate, as the beat job does."""
+"""``python manage.py backup``: write a backup into BACKUP_DIR now and rotate, as the beat job does.
+
+A backup asked for by hand is always written, under a name with the time (the one before an upgrade must hold
+the game as it is, not as it was at the night's backup).
+"""
 
 from pathlib import Path
 
@@ -11,8 +15,8 @@ from blognomic.running.backups import BackupError, backup_write
 
 class Command(BaseCommand):
     help = (
-        "Write today's backup (the archive, gzipped; on PostgreSQL also a pg_dump) into BACKUP_DIR and keep "
-        "the newest BACKUP_KEEP days. A day already backed up is left alone."
+        "Write a backup now (the archive, gzipped, checked to read back; on PostgreSQL also a pg_dump) into "
+        "BACKUP_DIR, named blognomic-YYYY-MM-DDTHHMMSS, and keep the newest BACKUP_KEEP days."
     )
 
     def add_arguments(self, parser) -> None:
@@ -30,6 +34,7 @@ class Command(BaseCommand):
                 directory=Path(directory),
                 keep=settings.BACKUP_KEEP if keep is None else keep,
                 dry_run=dry_run,
+                by_hand=True,
             )
         except (BackupError, OSError) as error:
             raise CommandError(str(error)) from None

@@ -21,18 +21,21 @@ Shape (every list optional; times are ISO 8601 with a zone)::
                   "runs": [{"period": "2016-W31", "at": "…", "outcome": "applied", "update": 12, "note": ""}]}],
      "log": [{"dynasty": 142, "at": "…", "by": "Kevan", "source": "player", "comment": "DICE6",
               "rolls": [{"token": "DICE6", "kind": "dice", "results": [4], "text": "DICE6: 4"}],
-              "action": "Buy a Map", "undoes": null,
+              "action": "Buy a Map", "undoes": null, "post": null,
               "changes": [{"row": "Kevan", "column": "Pieces", "old": "8", "new": "7"}]}]}
 
 ``log`` is oldest first; ``undoes`` and a run's ``update`` are positions in ``log``. A log entry's ``column``
 names the column it is about (an admin's change to it, or a scheduled effect on it), so that updates about a
 hidden column stay secret; an archive without it (version 1) has it worked out from the log's wording. Columns,
-rows, actions, effects and log entries carry their ``pk``, kept on import when free (``archive.keys``).
+rows, actions, effects and log entries carry their ``pk``, kept on import when free (``archive.keys``). A log
+entry's ``post`` is the id of the matter whose enactment made it (its amendment or its effects), or null.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+
+from django.db.models import F
 
 from blognomic.moving.archive.fields import format_time
 from dynasties.models import Dynasty
@@ -62,7 +65,8 @@ def export_gndt() -> dict:
     values = _values_by_row(column_names)
     actions = list(Action.objects.order_by("dynasty__number", "name"))
     action_names = {action.pk: action.name for action in actions}
-    updates = list(Update.objects.select_related("by").order_by("at", "pk"))
+    # The enacting matter's id alone, joined in: its body is not needed here.
+    updates = list(Update.objects.select_related("by").annotate(post_slug=F("post__slug")).order_by("at", "pk"))
     position = {update.pk: i for i, update in enumerate(updates)}
     changes = _changes_by_update(row_names, column_names)
     runs = _runs_by_effect(position)
@@ -90,6 +94,7 @@ def export_gndt() -> dict:
                 "action": action_names.get(update.action_id),
                 "undoes": position.get(update.undoes_id),
                 "column": column_names.get(update.column_id),
+                "post": update.post_slug,
                 "changes": changes.get(update.pk, []),
             }
             for update in updates

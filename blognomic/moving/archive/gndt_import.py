@@ -33,6 +33,7 @@ from gndt.models import (
     Update,
 )
 from gndt.values import KINDS, CellValueError, validate_value
+from votes.models import Post
 
 # Rows written per query.
 BATCH = 2000
@@ -51,6 +52,7 @@ UNKNOWN_ACTION = "Dynasty {number} has no action {name!r}"
 NOT_EARLIER = "must be the position of an earlier entry of the log"
 OTHER_DYNASTY = "refers to an entry of another dynasty's log"
 NOT_A_LIST_OF_TEXT = "must be a list of strings"
+UNKNOWN_POST = "no post with id {id!r} in this archive or on the site"
 PLAYER_TWICE = "{name!r} already has a row in Dynasty {number}"
 
 
@@ -87,11 +89,20 @@ class _Tables:
         self.player_rows: dict[int, set[str]] = defaultdict(set)
 
 
-def import_gndt(data: dict, *, users: dict[str, User], dynasties: dict[int, Dynasty], path: str = "gndt") -> None:
+def import_gndt(
+    data: dict,
+    *,
+    users: dict[str, User],
+    dynasties: dict[int, Dynasty],
+    posts: dict[str, Post] | None = None,
+    path: str = "gndt",
+) -> None:
     """Check the ``gndt`` data of an archive, then write its columns, rows, values, actions, word lists,
     scheduled effects and log. ``users`` maps names to accounts and ``dynasties`` numbers to dynasties;
-    every name and number the data mentions must be among them. Raises ``ArchiveError`` and writes nothing
-    when a field is bad. Returns the models whose rows kept the primary keys the data carried.
+    every name and number the data mentions must be among them. A log entry's ``post`` (the matter whose
+    enactment made it) is a post of ``posts`` (the archive's, by id) or one already on the site. Raises
+    ``ArchiveError`` and writes nothing when a field is bad. Returns the models whose rows kept the primary
+    keys the data carried.
     """
     if data is None:
         return []
@@ -114,6 +125,7 @@ def import_gndt(data: dict, *, users: dict[str, User], dynasties: dict[int, Dyna
     lists = [_read_list(r, dynasties, users) for r in _readers(root, "lists")]
     log = [_read_update(r, i, dynasties, users, tables) for i, r in enumerate(_readers(root, "log"))]
     effects = [_read_effect(r, dynasties, users, tables, len(log)) for r in _readers(root, "effects")]
+    _link_posts(log, posts or {})
     for i, (update, _, undoes, r) in enumerate(log):
         if undoes is not None:
             if undoes >= i:
@@ -122,6 +134,18 @@ def import_gndt(data: dict, *, users: dict[str, User], dynasties: dict[int, Dyna
                 raise ArchiveError(r.at("undoes"), OTHER_DYNASTY)
     with transaction.atomic():
         return _write(columns, rows, actions, lists, log, effects, tables)
+
+
+def _link_posts(log: list, posts: dict[str, Post]) -> None:
+    """Point each log entry at the post its ``post`` names: the archive's, else one on the site (one query)."""
+    wanted = {update.post_id_in_archive for update, _, _, _ in log if update.post_id_in_archive}
+    outside = wanted - posts.keys()
+    found = {**Post.objects.in_bulk(list(outside), field_name="slug"), **posts} if outside else posts
+    for update, _, _, r in log:
+        if update.post_id_in_archive:
+            if update.post_id_in_archive not in found:
+                raise ArchiveError(r.at("post"), UNKNOWN_POST.format(id=update.post_id_in_archive))
+            update.post = found[update.post_id_in_archive]
 
 
 def _readers(root: Reader, key: str) -> list[Reader]:
@@ -299,6 +323,7 @@ def _read_update(r: Reader, index: int, dynasties, users, tables: _Tables):
         source=r.choice("source", SOURCES, required=False) or Update.PLAYER,
     )
     update.action_name = action_name
+    update.post_id_in_archive = r.text("post", required=False, max_length=200) or None
     update.archive_pk = optional_pk(r)
     # None: not given (version 1), to be worked out; "": about no column.
     update.column_name = r.text("column", required=False, max_length=60) if "column" in r.data else None

@@ -81,7 +81,9 @@ def import_archive(data: Any) -> dict[str, int]:
         kept += import_personal(parsed.personal, users=users)
         if parsed.gndt:
             every_dynasty = {d.number: d for d in Dynasty.objects.all()}
-            kept += import_gndt(parsed.gndt, users=users, dynasties={**every_dynasty, **dynasties}, path="gndt")
+            kept += import_gndt(
+                parsed.gndt, users=users, dynasties={**every_dynasty, **dynasties}, posts=posts, path="gndt"
+            )
             import_variables(
                 parsed.gndt.get("variables"),
                 users=users,
