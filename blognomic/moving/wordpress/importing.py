@@ -55,7 +55,14 @@ from votes.markup import render_markdown
 from votes.models import MAX_BODY_BYTES, Comment, Kind, Post, Resolution
 
 BATCH = 250  # posts per call of the archive importer: bounds the memory an import holds at once
-VOTES = {"for": "for", "against": "against", "deferential": "deferential", "veto": "veto", "no-vote": None}
+VOTES = {
+    "for": "for",
+    "against": "against",
+    "deferential": "deferential",
+    "def": "deferential",
+    "veto": "veto",
+    "no-vote": None,
+}
 TITLE_MAX = 300
 
 
@@ -105,7 +112,7 @@ class Report:
         out += [f"  {line}" for line in self.disagreements]
         if self.guest_comments:
             out.append(
-                f"{self.guest_comments} guest comments (written by no WordPress account) were not kept: "
+                f"Guest comments not kept: {self.guest_comments} (written by no WordPress account): "
                 "a name a guest signed with is nobody's account here."
             )
         if self.addresses:
@@ -115,8 +122,8 @@ class Report:
             )
         if self.idle:
             out.append(
-                f"{self.idle} players are idle until they come back (the export does not say who plays now; "
-                "name the active ones with --players)."
+                f"{self.idle} players are idle until they come back: the export does not say who plays now, and "
+                "--players did not name them."
             )
         out += self.notes
         return out
