@@ -9,20 +9,22 @@ adds only what is new.
 
 What is read, and how:
 
-- ``item``\\ s of type ``post`` that are published: category to kind (``mapping.kind_of``), title, body,
-  ``dc:creator``, ``wp:post_date_gmt``; post meta ``flavour``, ``admin`` (the admin field) and
-  ``admin_user`` (who resolved it); the status (``mapping.status_of``).
-- approved comments: ``wp:comment_date_gmt``, text, the author (the account of ``wp:comment_user_id``, or
-  the name written, for a commenter with no account); comment meta ``vote`` (``for``, ``against``,
-  ``deferential``, ``veto``; ``no-vote`` is a comment without a vote) and ``good_flavour``. Replies are kept
-  in time order (comments here are not threaded) with the comment they answered recorded.
-- authors: user meta ``is_player`` (on ``wp:author``) makes an author a player from their first post or
-  comment in the export; everyone else is an account that is not a player, and their votes are not kept.
+- ``item``\\ s of type ``post`` whose WordPress status the mapping imports (``publish`` and BlogNomic's own
+  ``open``, ``enacted``, ``failed``, ``vetoed``, ``illegal``, ``quarantined``; ``mapping.skip_reason``):
+  category to kind (``mapping.kind_of``), title, body, ``dc:creator``, ``wp:post_date_gmt``; the ACF fields
+  ``flavour``, ``admin`` (the admin's note, kept as written) and ``admin_user`` (the resolving admin's
+  WordPress user id); the status and the recorded result (``mapping.status_of``, ``recorded``).
+- approved comments by WordPress accounts: ``wp:comment_date_gmt``, text, the author (the account of
+  ``wp:comment_user_id``); comment meta ``vote`` (``for``, ``against``, ``deferential`` or ``def``, ``veto``;
+  ``no-vote`` is a comment without a vote) and ``good_flavour``. Replies are kept in time order (comments
+  here are not threaded) with the comment they answered recorded. A guest's comment is counted, not kept.
+- people: see ``people`` (accounts, lookalikes, cleaned names, who plays now, confirmed addresses).
 
 Skipped, each with its reason and line: other post types (pages, attachments, menu items), drafts and
 private or trashed posts, password-protected posts, pingbacks, trackbacks and unapproved comments, and
-anything without a date or id, with a repeated id, with an author's name this site cannot hold, or longer
-than a post may be.
+anything without a date or id, with a repeated id, by a lookalike of another WordPress account, with an
+author's name nothing is left of once cleaned, or longer than a post may be. An export whose every item is
+skipped says so ("Nothing imported: all N items were skipped").
 """
 
 from __future__ import annotations
