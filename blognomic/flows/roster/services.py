@@ -198,6 +198,31 @@ def player_idle(*, user: User, by: User, now: datetime) -> Absence:
         return Absence.objects.create(user=user, kind=Absence.IDLE, started_at=now, dynasty=Dynasty.objects.current())
 
 
+NOBODY_CHOSEN = "Choose at least one player to idle."
+NONE_IDLED = "Nobody was idled: {reasons}"
+
+
+def players_idle(*, users: list[User], by: User, now: datetime) -> list[Absence]:
+    """Idle many players in one action: each as ``player_idle`` would, and all of them or none."""
+    if not users:
+        raise RosterError(NOBODY_CHOSEN)
+    if not by.is_admin:
+        raise RosterError(NOT_AN_ADMIN)
+    refusals = []
+    with transaction.atomic():
+        absences = []
+        for user in users:
+            try:
+                absences.append(player_idle(user=user, by=by, now=now))
+            except RosterError as error:
+                refusals.append(str(error))
+        if refusals:
+            transaction.set_rollback(True)
+    if refusals:
+        raise RosterError(NONE_IDLED.format(reasons=" ".join(refusals)))
+    return absences
+
+
 def player_unidle(*, user: User, by: User, now: datetime) -> User:
     """End an idle spell; the player's GNDT values come back if they idled in this dynasty."""
     if by.pk != user.pk and not by.is_admin:

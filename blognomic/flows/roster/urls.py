@@ -7,6 +7,7 @@ urlpatterns = [
     path("join/sent/", views.join_sent, name="join_sent"),
     path("roster/", views.roster, name="roster"),
     path("roster/applications/<num:pk>/", views.application_decide, name="application_decide"),
+    path("roster/idle/", views.idle_many, name="idle_many"),
     path("roster/<path:name>/idle/", views.idle, name="idle"),
     path("roster/<path:name>/unidle/", views.unidle, name="unidle"),
     path("roster/<path:name>/rename/", views.rename, name="rename"),

@@ -111,6 +111,25 @@ def idle(request: SignedInRequest, name: str) -> HttpResponse:
 
 
 @require_POST
+def idle_many(request: GameRequest) -> HttpResponse:
+    """Idle the players checked on the roster: first a page that names them and asks to confirm, then one
+    action for all of them."""
+    admin = admin_of(request, ONLY_ADMINS)
+    chosen = list(User.objects.filter(username__in=request.POST.getlist("players")).order_by("username"))
+    if not chosen:
+        messages.error(request, services.NOBODY_CHOSEN)
+        return redirect("roster")
+    if request.POST.get("confirm") != "yes":
+        return render(request, "dynasties/idle_many_confirm.html", {"chosen": chosen})
+    return _acted(
+        request,
+        lambda: services.players_idle(users=chosen, by=admin, now=timezone.now()),
+        f"{len(chosen)} players are now idle.",
+        "roster",
+    )
+
+
+@require_POST
 @login_required
 def unidle(request: SignedInRequest, name: str) -> HttpResponse:
     user = get_object_or_404(User, username=name)

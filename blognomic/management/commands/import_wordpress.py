@@ -6,6 +6,7 @@ import os
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
 from blognomic.moving.archive.people import PeopleError, read_names_file
 from blognomic.moving.wordpress.importing import ImportRefused, import_wordpress
@@ -31,8 +32,24 @@ class Command(BaseCommand):
         parser.add_argument(
             "--names", help="A names file ('old name = name here', one a line) for people whose names differ here."
         )
+        parser.add_argument(
+            "--players",
+            nargs="+",
+            metavar="NAME",
+            help="Who plays now, when the export's authors carry no is_player field; everyone else who wrote on "
+            "the blog comes in idle until they come back.",
+        )
 
-    def handle(self, *args, file: str, dry_run: bool, mapping_file: str | None, names: str | None, **options) -> None:
+    def handle(
+        self,
+        *args,
+        file: str,
+        dry_run: bool,
+        mapping_file: str | None,
+        names: str | None,
+        players: list[str] | None,
+        **options,
+    ) -> None:
         mapping = Mapping.default()
         renames: dict[str, str] = {}
         try:
@@ -49,7 +66,13 @@ class Command(BaseCommand):
         bar = _ProgressBar(size, sys.stderr) if sys.stderr.isatty() else None
         try:
             report = import_wordpress(
-                lambda: open(file, "rb"), mapping=mapping, names=renames, dry_run=dry_run, progress=bar
+                lambda: open(file, "rb"),
+                mapping=mapping,
+                names=renames,
+                players=tuple(players) if players else None,
+                dry_run=dry_run,
+                progress=bar,
+                at=timezone.now(),
             )
         except (WxrError, ImportRefused) as error:
             raise CommandError(f"Nothing was imported. {file}: {error}") from None
@@ -62,6 +85,8 @@ class Command(BaseCommand):
             self.stdout.write(line)
         if dry_run:
             self.stdout.write("Dry run: nothing was written.")
+        if report.all_skipped:
+            raise CommandError(f"Nothing imported: all {report.items} items were skipped.")
 
 
 def _read_text(path: str) -> str:

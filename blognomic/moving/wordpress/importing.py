@@ -9,20 +9,22 @@ adds only what is new.
 
 What is read, and how:
 
-- ``item``\\ s of type ``post`` that are published: category to kind (``mapping.kind_of``), title, body,
-  ``dc:creator``, ``wp:post_date_gmt``; post meta ``flavour``, ``admin`` (the admin field) and
-  ``admin_user`` (who resolved it); the status (``mapping.status_of``).
-- approved comments: ``wp:comment_date_gmt``, text, the author (the account of ``wp:comment_user_id``, or
-  the name written, for a commenter with no account); comment meta ``vote`` (``for``, ``against``,
-  ``deferential``, ``veto``; ``no-vote`` is a comment without a vote) and ``good_flavour``. Replies are kept
-  in time order (comments here are not threaded) with the comment they answered recorded.
-- authors: user meta ``is_player`` (on ``wp:author``) makes an author a player from their first post or
-  comment in the export; everyone else is an account that is not a player, and their votes are not kept.
+- ``item``\\ s of type ``post`` whose WordPress status the mapping imports (``publish`` and BlogNomic's own
+  ``open``, ``enacted``, ``failed``, ``vetoed``, ``illegal``, ``quarantined``; ``mapping.skip_reason``):
+  category to kind (``mapping.kind_of``), title, body, ``dc:creator``, ``wp:post_date_gmt``; the ACF fields
+  ``flavour``, ``admin`` (the admin's note, kept as written) and ``admin_user`` (the resolving admin's
+  WordPress user id); the status and the recorded result (``mapping.status_of``, ``recorded``).
+- approved comments by WordPress accounts: ``wp:comment_date_gmt``, text, the author (the account of
+  ``wp:comment_user_id``); comment meta ``vote`` (``for``, ``against``, ``deferential`` or ``def``, ``veto``;
+  ``no-vote`` is a comment without a vote) and ``good_flavour``. Replies are kept in time order (comments
+  here are not threaded) with the comment they answered recorded. A guest's comment is counted, not kept.
+- people: see ``people`` (accounts, lookalikes, cleaned names, who plays now, confirmed addresses).
 
 Skipped, each with its reason and line: other post types (pages, attachments, menu items), drafts and
 private or trashed posts, password-protected posts, pingbacks, trackbacks and unapproved comments, and
-anything without a date or id, with a repeated id, with an author's name this site cannot hold, or longer
-than a post may be.
+anything without a date or id, with a repeated id, by a lookalike of another WordPress account, with an
+author's name nothing is left of once cleaned, or longer than a post may be. An export whose every item is
+skipped says so ("Nothing imported: all N items were skipped").
 """
 
 from __future__ import annotations
@@ -41,21 +43,28 @@ from django.utils import timezone
 
 from blognomic.models import WordPressItem
 from blognomic.moving.archive import ArchiveError, import_archive
-from blognomic.moving.archive.people import accounts_for
-from blognomic.moving.wordpress.mapping import VOTABLE, Mapping, is_truthy, kind_of, status_of
+from blognomic.moving.wordpress.mapping import VOTABLE, Mapping, is_truthy, kind_of, skip_reason, status_of
 from blognomic.moving.wordpress.markup import wordpress_to_markdown
+from blognomic.moving.wordpress.people import People, PeopleRefused
 from blognomic.moving.wordpress.reading import Channel, WxrComment, WxrPost, parse_gmt, read_wxr
-from blognomic.moving.wordpress.recorded import parse_recorded_result
+from blognomic.moving.wordpress.recorded import ENACTED, FAILED, SELF_KILLED, VETOED
 from dynasties import names as name_rules
 from dynasties.clock import format_iso_time, storable_moment_problem
 from dynasties.models import Absence, Dynasty, Game, User
 from votes import engine
 from votes.engine_inputs import matter_from
 from votes.markup import render_markdown
-from votes.models import MAX_BODY_BYTES, Comment, Kind, Outcome, Post, Resolution
+from votes.models import MAX_BODY_BYTES, Comment, Kind, Post, Resolution
 
 BATCH = 250  # posts per call of the archive importer: bounds the memory an import holds at once
-VOTES = {"for": "for", "against": "against", "deferential": "deferential", "veto": "veto", "no-vote": None}
+VOTES = {
+    "for": "for",
+    "against": "against",
+    "deferential": "deferential",
+    "def": "deferential",
+    "veto": "veto",
+    "no-vote": None,
+}
 TITLE_MAX = 300
 
 
@@ -76,11 +85,23 @@ class Report:
     skipped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     disagreements: list[str] = field(default_factory=list)
+    items: int = 0  # <item>s in the export
+    items_skipped: int = 0
+    guest_comments: int = 0  # comments by no WordPress account, not kept
+    addresses: int = 0  # accounts given their old address, confirmed
+    idle: int = 0  # new players idle until they come back
+
+    @property
+    def all_skipped(self) -> bool:
+        """The export held items and every one of them was skipped: nothing imported, nothing already here."""
+        return self.items > 0 and self.items_skipped == self.items
 
     def lines(self) -> list[str]:
         head = "Would import" if self.dry_run else "Imported"
         counts = ", ".join(f"{n} {what}" for what, n in sorted(self.added.items()) if n) or "nothing new"
         out = [f"WXR {self.version}. {head}: {counts}."]
+        if self.all_skipped:
+            out = [f"WXR {self.version}. Nothing imported: all {self.items} items were skipped."]
         if self.present:
             out.append(
                 "Already imported: " + ", ".join(f"{n} {what}" for what, n in sorted(self.present.items())) + "."
@@ -91,6 +112,21 @@ class Report:
             f"Tally disagreements {len(self.disagreements)}:" if self.disagreements else "No tally disagreements."
         )
         out += [f"  {line}" for line in self.disagreements]
+        if self.guest_comments:
+            out.append(
+                f"Guest comments not kept: {self.guest_comments} (written by no WordPress account): "
+                "a name a guest signed with is nobody's account here."
+            )
+        if self.addresses:
+            out.append(
+                f"{self.addresses} accounts have the email address the old site held for them, as confirmed: "
+                "each player claims theirs with the password-reset mail."
+            )
+        if self.idle:
+            out.append(
+                f"{self.idle} players are idle until they come back: the export does not say who plays now, and "
+                "--players did not name them."
+            )
         out += self.notes
         return out
 
@@ -102,60 +138,32 @@ class _Batch:
 
 
 class _Import:
-    def __init__(self, *, mapping: Mapping, names: dict[str, str], report: Report, at: datetime) -> None:
+    def __init__(
+        self, *, mapping: Mapping, names: dict[str, str], players: tuple[str, ...] | None, report: Report, at: datetime
+    ) -> None:
         self.mapping = mapping
         self.imported_at = format_iso_time(at)  # every post, comment and resolution written here is marked so
-        self.names = names
         self.report = report
-        self.channel: Channel | None = None
-        self.accounts: dict[str, User | None] = {}  # source name to account; None: a name this site cannot hold
-        self.players: set[str] = set()  # source names of authors who are players
-        self.first_seen: dict[int, datetime] = {}  # player account pk to their first post or comment
+        self.people = People(names=names, notes=report.notes, player_meta=mapping.player_meta, players=players)
         self.known_posts: dict[int, int] = {}  # wp:post_id to Post pk, imported before
         self.known_comments: set[int] = set()
         self.seen_posts: set[int] = set()
         self.seen_comments: set[int] = set()
         self.slugs: set[str] = set()
-        self.resolved: list[tuple[int, str]] = []  # (Post pk, admin text) imported this time, to tally
+        self.resolved: list[tuple[int, dict | None]] = []  # (Post pk, recorded result) to tally and compare
         self.batch = _Batch()
 
     # -- the channel ---------------------------------------------------------------------------------------
 
     def start(self, channel: Channel) -> None:
-        self.channel = channel
         self.report.version = channel.version
-        key = self.mapping.player_meta
-        carried = [a for a in channel.authors.values() if key in a.meta]
-        if carried:
-            self.players = {a.login for a in carried if is_truthy(a.meta[key])}
-        else:
-            self.players = set(channel.authors)
-            if channel.authors:
-                self.report.notes.append(f"No author carries the user meta {key!r}: every author is taken as a player.")
+        self.people.start(channel)
         self.known_posts = dict(
             WordPressItem.objects.filter(kind=WordPressItem.POST).values_list("source_id", "post_id")
         )
         self.known_comments = set(
             WordPressItem.objects.filter(kind=WordPressItem.COMMENT).values_list("source_id", flat=True)
         )
-
-    def account(self, name: str) -> User | None:
-        if name not in self.accounts:
-            target = self.names.get(name, name_rules.normalise(name))
-            if name_rules.name_problem(target) is not None:
-                self.accounts[name] = None
-            else:
-                self.accounts.update(accounts_for([name], mapping=self.names))
-        return self.accounts[name]
-
-    def is_player(self, name: str, user: User) -> bool:
-        return name in self.players or user.joined_at is not None
-
-    def note_activity(self, name: str, user: User, at: datetime) -> None:
-        if name in self.players and user.joined_at is None:
-            first = self.first_seen.get(user.pk)
-            if first is None or at < first:
-                self.first_seen[user.pk] = at
 
     # -- posts -----------------------------------------------------------------------------------------------
 
@@ -164,21 +172,25 @@ class _Import:
 
     def add(self, post: WxrPost) -> None:
         where = f"line {post.line}, <item> {post.id if post.id is not None else '(no wp:post_id)'}"
+        self.report.items += 1
         reason = self._post_problem(post)
+        author = None
+        if reason is None and post.id not in self.known_posts:
+            author = self.people.account(post.creator)
+            reason = self.people.refused.get(post.creator) if author is None else None
         if reason:
+            self.report.items_skipped += 1
             self.skip(where, reason)
             return
         self.seen_posts.add(post.id)
         if post.id in self.known_posts:
             self.report.present["posts"] += 1
             self._add_comments_to_known(post)
+            self._compare_known(post)
             return
-        author = self.account(post.creator)
-        if author is None:
-            self.skip(where, f"its author {post.creator!r} cannot be an account's name here")
-            return
+        assert author is not None  # a post with no account here was skipped above
         posted_at = parse_gmt(post.posted_at)
-        self.note_activity(post.creator, author, posted_at)
+        self.people.note_activity(post.creator, author, posted_at)
         kind = kind_of(post, self.mapping)
         comments, kept = self._comments(post, posted_at)
         entry = {
@@ -199,6 +211,7 @@ class _Import:
             entry["status"] = status.status
             if status.outcome is not None:
                 entry["resolution"] = self._resolution(post, posted_at, status.outcome, comments)
+                entry["resolution"]["tally"] = {"recorded": status.recorded}
         self.batch.posts.append(entry)
         self.batch.items.append((post, kept))
         self.report.added[_plural(kind)] += 1
@@ -208,8 +221,9 @@ class _Import:
     def _post_problem(self, post: WxrPost) -> str | None:
         if post.type != "post":
             return f"a {post.type or 'thing'} of WordPress's, not a post"
-        if post.status != "publish":
-            return f"its status is {post.status or 'empty'!r}, not published"
+        status_problem = skip_reason(post.status, self.mapping)
+        if status_problem:
+            return status_problem
         if post.password:
             return "password-protected"
         if post.id is None:
@@ -255,8 +269,13 @@ class _Import:
         if modified is not None and storable_moment_problem(modified) is not None:
             modified = None  # a date no game may carry says nothing of when the post was resolved
         at = max(modified, *moments) if modified else max(moments)
-        by_name = post.meta.get("admin_user", "").strip()
-        by = self.account(by_name) if by_name else None
+        raw = post.meta.get("admin_user", "").strip()
+        by_name = self.people.resolver(raw) if raw else None
+        if raw and by_name is None:
+            self.report.notes.append(
+                f"line {post.line}, <item> {post.id}: admin_user {raw!r} is no author's user id; resolved by nobody"
+            )
+        by = self.people.account(by_name) if by_name else None
         return {
             "by": by.username if by else None,
             "at": format_iso_time(at),
@@ -303,19 +322,22 @@ class _Import:
         if len(comment.text.encode("utf-8")) > MAX_BODY_BYTES:
             self.skip(where, f"its text is more than the {MAX_BODY_BYTES // 1024} KB a comment may hold")
             return None
-        name = self._commenter(comment)
-        user = self.account(name)
-        if user is None:
-            self.skip(where, f"its author {name!r} cannot be an account's name here")
+        name = self.people.commenter(comment)
+        if name is None:
+            self.report.guest_comments += 1
             return None
-        self.note_activity(name, user, at)
+        user = self.people.account(name)
+        if user is None:
+            self.skip(where, self.people.refused[name])
+            return None
+        self.people.note_activity(name, user, at)
         raw_vote = comment.meta.get("vote", "").strip().casefold()
         icon = VOTES.get(raw_vote) if raw_vote else None
         if raw_vote and raw_vote not in VOTES:
             self.report.notes.append(
                 f"{where}: vote {raw_vote!r} is none of {', '.join(VOTES)}; kept as a comment without a vote"
             )
-        elif icon and not self.is_player(name, user):
+        elif icon and not self.people.is_player(name, user):
             self.report.notes.append(f"{where}: {name!r} is not a player, so the {icon.upper()} is not kept")
             icon = None
         if comment.parent and comment.parent not in ids:
@@ -333,12 +355,12 @@ class _Import:
             "imported_at": self.imported_at,
         }
 
-    def _commenter(self, comment: WxrComment) -> str:
-        if comment.user_id and self.channel is not None:
-            for author in self.channel.authors.values():
-                if author.id == comment.user_id:
-                    return author.login
-        return comment.author or "Anonymous"
+    def _compare_known(self, post: WxrPost) -> None:
+        """A resolved matter imported before is compared again, so every import reports its disagreements."""
+        if kind_of(post, self.mapping) in VOTABLE:
+            status = status_of(post, self.mapping)
+            if status.outcome is not None:
+                self.resolved.append((self.known_posts[post.id], status.recorded))
 
     def _add_comments_to_known(self, post: WxrPost) -> None:
         """New comments on a post imported before: written here, checked as the archive checks them."""
@@ -410,24 +432,22 @@ class _Import:
                 for c, comment_pk in zip(kept, comments[post_pk], strict=True)
             )
             if entry.get("resolution"):
-                self.resolved.append((post_pk, entry["admin_note"]))
+                self.resolved.append((post_pk, entry["resolution"]["tally"]["recorded"]))
         WordPressItem.objects.bulk_create(rows, batch_size=1000)
 
-    def finish(self) -> None:
+    def finish(self, *, at: datetime) -> None:
         self.flush()
-        if self.first_seen:
-            players = list(User.objects.filter(pk__in=self.first_seen))
-            for user in players:
-                user.joined_at = self.first_seen[user.pk]
-            User.objects.bulk_update(players, ["joined_at"])
-            self.report.added["players"] += len(players)
+        players, self.report.idle = self.people.finish(at=at)
+        self.report.added["players"] += players
+        self.report.addresses = self.people.confirm_addresses()
         self.tally()
 
     def tally(self) -> None:
-        """Each matter resolved in the export gets the tally the engine counts at its resolution, kept with the
-        resolution as the admin panel keeps it; where the admin's recorded result says otherwise, the report
-        lists it. Who could vote then is worked out once for the whole import (``_Electorates``), not per
-        matter, so a history of twenty thousand matters is tallied in seconds."""
+        """Each resolved matter gets the tally the engine counts at its resolution, kept with the resolution as
+        the admin panel keeps it, beside the result recorded on the old site; where the recorded result says
+        otherwise, the report lists it, on every import. Who could vote then is worked out once for the whole
+        import (``_Electorates``), not per matter, so a history of twenty thousand matters is tallied in
+        seconds. A tally kept before is written again only when it changed."""
         if not self.resolved:
             return
         electorates = _Electorates()
@@ -435,32 +455,42 @@ class _Import:
         for start in range(0, len(self.resolved), 500):
             chunk = dict(self.resolved[start : start + 500])
             posts = Post.objects.filter(pk__in=chunk).select_related("author")
-            resolutions = {r.post_id: r for r in Resolution.objects.filter(post__in=chunk)}
+            latest = {r.post_id: r for r in Resolution.objects.filter(post__in=chunk)}  # ordered by time
             comments = defaultdict(list)
             for comment in (
                 Comment.objects.filter(post__in=chunk, icon__isnull=False).select_related("author").order_by("at", "pk")
             ):
                 comments[comment.post_id].append(comment)
+            changed = []
             for post in posts:
-                resolution = resolutions[post.pk]
+                resolution = latest.get(post.pk)
+                if resolution is None or resolution.outcome == Resolution.REOPENED:
+                    continue
                 moment = resolution.at
                 matter = matter_from(post, [c for c in comments[post.pk] if c.at <= moment])
                 judgement = engine.judge(matter, electorate=electorates.at(moment), profile=profile, now=moment)
-                tally = judgement.tally
-                resolution.tally = {
-                    "for": tally.for_count,
-                    "against": tally.against_count,
-                    "quorum": tally.quorum,
-                    "votes": dict(tally.votes),
-                    "self_killed": tally.self_killed,
-                    "vetoed": tally.vetoed,
-                }
+                tally = _kept_tally(judgement.tally, chunk[post.pk])
+                if tally != resolution.tally:
+                    resolution.tally = tally
+                    changed.append(resolution)
                 disagreement = disagreement_with(
-                    chunk[post.pk], resolution.tally, can_enact=judgement.can_enact, can_fail=judgement.can_fail
+                    chunk[post.pk], tally, can_enact=judgement.can_enact, can_fail=judgement.can_fail
                 )
                 if disagreement:
                     self.report.disagreements.append(f"{post.slug} ({post.title}): {disagreement}")
-            Resolution.objects.bulk_update(list(resolutions.values()), ["tally"])
+            Resolution.objects.bulk_update(changed, ["tally"])
+
+
+def _kept_tally(tally, recorded: dict | None) -> dict:
+    return {
+        "for": tally.for_count,
+        "against": tally.against_count,
+        "quorum": tally.quorum,
+        "votes": dict(tally.votes),
+        "self_killed": tally.self_killed,
+        "vetoed": tally.vetoed,
+        "recorded": recorded,
+    }
 
 
 class _Electorates:
@@ -505,30 +535,31 @@ class _Electorates:
         return not outcomes or outcomes[-1] == Resolution.REOPENED
 
 
-def disagreement_with(admin_text: str, report: dict, *, can_enact: bool, can_fail: bool) -> str | None:
-    """How the engine's tally at resolution differs from the result the admin recorded, if it does."""
-    recorded = parse_recorded_result(admin_text)
+def disagreement_with(recorded: dict | None, tally: dict, *, can_enact: bool, can_fail: bool) -> str | None:
+    """How the engine's tally at resolution differs from the result recorded on the old site, if it does:
+    every count the admin's note gives, those it says deferred, and the outcome."""
     if recorded is None:
         return None
-    counted = f"{report['for']}-{report['against']}"
-    problems = []
-    if recorded.for_count is not None and (recorded.for_count, recorded.against_count) != (
-        report["for"],
-        report["against"],
-    ):
-        problems.append(f"recorded {recorded.for_count}-{recorded.against_count}, counted {counted}")
-    if recorded.outcome == Outcome.SELF_KILLED and not report["self_killed"]:
-        problems.append("recorded self-killed, but the engine finds no AGAINST from its author")
-    elif recorded.outcome == Outcome.VETOED and not report["vetoed"]:
-        problems.append("recorded vetoed, but the engine finds no veto")
-    elif recorded.outcome == Outcome.ENACTED and not can_enact:
+    counted = f"{tally['for']}-{tally['against']}"
+    problems = [
+        f"the note gives {for_count}-{against}, the engine counts {counted}"
+        for for_count, against in recorded["counts"]
+        if (for_count, against) != (tally["for"], tally["against"])
+    ]
+    deferring = sum(1 for icon in tally["votes"].values() if icon == "deferential")
+    if recorded["deferring"] is not None and recorded["deferring"] != deferring:
+        problems.append(f"the note gives {recorded['deferring']} deferring, the engine counts {deferring}")
+    outcome, source = recorded["outcome"], f"the {recorded['source']} says"
+    if outcome == SELF_KILLED and not tally["self_killed"]:
+        problems.append(f"{source} self-killed, but the engine finds no AGAINST from its author")
+    elif outcome == VETOED and not tally["vetoed"]:
+        problems.append(f"{source} vetoed, but the engine finds no veto")
+    elif outcome == ENACTED and not can_enact:
         problems.append(
-            f"recorded enacted, but the engine could not enact it then ({counted}, Quorum {report['quorum']})"
+            f"{source} enacted, but the engine could not enact it then ({counted}, Quorum {tally['quorum']})"
         )
-    elif recorded.outcome == Outcome.FAILED and not can_fail:
-        problems.append(
-            f"recorded failed, but the engine could not fail it then ({counted}, Quorum {report['quorum']})"
-        )
+    elif outcome == FAILED and not can_fail:
+        problems.append(f"{source} failed, but the engine could not fail it then ({counted}, Quorum {tally['quorum']})")
     return "; ".join(problems) or None
 
 
@@ -560,15 +591,19 @@ def import_wordpress(
     *,
     mapping: Mapping | None = None,
     names: dict[str, str] | None = None,
+    players: tuple[str, ...] | None = None,
     dry_run: bool = False,
     progress: Callable[[int], None] | None = None,
     at: datetime | None = None,
 ) -> Report:
     """Import the export ``open_export()`` gives, all or nothing; with ``dry_run``, report and write nothing.
 
-    What it writes is marked imported at ``at`` (now when not given): the past it brings stays past."""
+    What it writes is marked imported at ``at`` (now when not given): the past it brings stays past.
+    ``players`` names who plays now when the export does not say (the others are idle from ``at``).
+    """
+    at = at or timezone.now()
     report = Report(dry_run=dry_run)
-    job = _Import(mapping=mapping or Mapping.default(), names=names or {}, report=report, at=at or timezone.now())
+    job = _Import(mapping=mapping or Mapping.default(), names=names or {}, players=players, report=report, at=at)
     before = User.objects.count()
     try:
         with transaction.atomic(), open_export() as source:
@@ -577,10 +612,12 @@ def import_wordpress(
                     job.start(item)
                 else:
                     job.add(item)
-            job.finish()
+            job.finish(at=at)
             report.added["accounts"] = User.objects.count() - before
             if dry_run:
                 raise _DryRun
     except _DryRun:
         pass
+    except PeopleRefused as error:
+        raise ImportRefused(str(error)) from None
     return report

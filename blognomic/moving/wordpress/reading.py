@@ -54,6 +54,7 @@ class Author:
     id: int | None
     login: str
     display_name: str
+    email: str
     meta: dict[str, str]
     line: int
 
@@ -216,6 +217,7 @@ def _author(element: Element, line: int) -> Author:
         id=_integer(element, "wp:author_id"),
         login=_text(element, "wp:author_login").strip(),
         display_name=_text(element, "wp:author_display_name").strip(),
+        email=_text(element, "wp:author_email").strip(),
         meta=meta,
         line=line,
     )
