@@ -12,7 +12,6 @@ from blognomic.moving.mediawiki.importing import import_mediawiki
 from blognomic.moving.mediawiki.reading import PageRevision, read_export
 from ruleset import rule_index
 from ruleset.models import Page, RuleChange
-from tests import machine_speed
 from tests.mediawiki.exports import export, page, revision
 
 DEPTH = 80_000
@@ -36,8 +35,8 @@ def test_deeply_nested_elements_are_read_in_linear_time():
     """80,000 nested elements inside a summary are read within seconds, and the revision around them intact."""
     data = _deep_export(DEPTH)
     seconds, records = _read_cpu_seconds(data)
-    if seconds > DEEP_CPU_SECONDS:
-        seconds = min(seconds, _read_cpu_seconds(data)[0]) / machine_speed.slowdown()
+    if seconds > DEEP_CPU_SECONDS:  # a busy machine: the better of two readings
+        seconds = min(seconds, _read_cpu_seconds(data)[0])
     assert seconds <= DEEP_CPU_SECONDS
     (only,) = [r for r in records if isinstance(r, PageRevision)]
     assert (only.title, only.text) == ("Deep", "Shallow text.")
