@@ -8,13 +8,13 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.core.cache import cache
+from django.core.management import call_command
 from django.test import Client
 
 from blognomic.flows.amendments.services import post_create_with_amendment
 from blognomic.moving.archive import ArchiveError, export_archive, import_archive
 from gndt.models import Update
 from tests.factories import vote
-from tests.flush_by_delete import empty_every_table
 from tests.kinds_builders import duchy
 from votes.models import Post
 from votes.services import matter_resolve
@@ -61,7 +61,7 @@ def test_an_update_made_by_an_enactment_keeps_its_proposal_through_export_and_im
 
     archive = export_archive()
     assert [entry.get("post") for entry in archive["gndt"]["log"]].count(post.slug) == made
-    empty_every_table()
+    call_command("flush", "--no-input", verbosity=0)
     cache.clear()
     import_archive(archive)
 
@@ -74,7 +74,7 @@ def test_a_log_entry_citing_a_post_found_nowhere_is_refused_and_nothing_is_writt
     archive = export_archive()
     citing = next(i for i, entry in enumerate(archive["gndt"]["log"]) if entry["post"])
     archive["gndt"]["log"][citing]["post"] = "no-such-proposal"
-    empty_every_table()
+    call_command("flush", "--no-input", verbosity=0)
     with pytest.raises(ArchiveError, match=rf"gndt\.log\[{citing}\]\.post: no post with id 'no-such-proposal'"):
         import_archive(archive)
     assert not Post.objects.exists() and not Update.objects.exists()
