@@ -5,8 +5,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from blognomic.flows.succession.services import DynastyOpening, SuccessionError, dynasty_start
-from dynasties.parsing import InputError, parse_moment
 from dynasties.models import User
+from dynasties.parsing import InputError, parse_moment
 
 
 class Command(BaseCommand):
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         parser.add_argument("--players-plural", default="", help="Their plural, when adding an 's' is wrong.")
         parser.add_argument("--emperor-term", default="Emperor", help="What the Emperor is called.")
         parser.add_argument("--by", required=True, help="The admin beginning it (an account with is_admin).")
-        parser.add_argument("--at", default="", help="When it began (ISO 8601; UTC unless a zone is given); default now.")
+        parser.add_argument("--at", default="", help="When it began (ISO 8601, UTC unless zoned); default now.")
 
     def handle(self, *args, **options) -> None:
         by = User.objects.filter(username=options["by"]).first()
