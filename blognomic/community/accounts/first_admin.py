@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from blognomic.community.accounts.addresses import AddressError, address_check
+from blognomic.community.accounts.addresses import ADDRESS_TAKEN, AddressError, address_check
 from dynasties.mail import mail_queue, send_soon
 from dynasties.models import PlayerNameValidator, User
 
@@ -63,7 +63,7 @@ def first_admin_create(*, name: str, email: str, now: datetime) -> tuple[User, s
             user = User(username=name)
             user.set_unusable_password()
         if User.objects.filter(email__iexact=address).exclude(pk=user.pk).exists():
-            raise FirstAdminError("That address belongs to another account.")
+            raise FirstAdminError(ADDRESS_TAKEN)
         user.email, user.email_pending = address, ""
         user.is_admin = user.is_staff = user.is_superuser = user.is_active = True
         user.save()
