@@ -115,7 +115,9 @@ def recent_comments(limit: int = RECENT_COMMENTS, *, until: datetime | None = No
     if until is None and limit == RECENT_COMMENTS:
         return _latest_comments()
     return list(
-        _recent_comments(Comment.objects.all() if until is None else Comment.objects.filter(at__lte=until), limit)
+        _recent_comments(
+            Comment.objects.shown() if until is None else Comment.objects.shown().filter(at__lte=until), limit
+        )
     )
 
 
@@ -127,4 +129,4 @@ def _recent_comments(comments: QuerySet[Comment], limit: int) -> QuerySet[Commen
     )
 
 
-_latest_comments = CompiledOnce(lambda: _recent_comments(Comment.objects.all(), RECENT_COMMENTS))
+_latest_comments = CompiledOnce(lambda: _recent_comments(Comment.objects.shown(), RECENT_COMMENTS))
