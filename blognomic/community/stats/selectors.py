@@ -151,7 +151,7 @@ def stats_version(now: datetime) -> str:
         comment=Max(newest_comment),
         resolution=Max(newest_resolution),
     )
-    hidden = f"{row['hidden']}@{row['hidden_at'].timestamp() if row['hidden_at'] else 0:.0f}"
+    hidden = f"{row['hidden']}h{row['hidden_at'].timestamp() if row['hidden_at'] else 0:.0f}"
     return f"{now:%Y%m%d}-{row['posts']}-{row['post'] or 0}-{row['comment'] or 0}-{row['resolution'] or 0}-{hidden}"
 
 

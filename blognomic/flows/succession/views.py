@@ -140,7 +140,7 @@ def dynasty_start_page(request: GameRequest) -> HttpResponse:
     admin = admin_of(request, ONLY_ADMINS_START_PAGE)
     running = Dynasty.objects.current()
     latest = Dynasty.objects.order_by("-number").values_list("number", flat=True).first() or 0
-    form = DynastyStartForm(request.POST or None, initial={"number": latest + 1})
+    form = DynastyStartForm(request.POST if request.method == "POST" else None, initial={"number": latest + 1})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         emperor = None
