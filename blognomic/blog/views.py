@@ -125,7 +125,7 @@ def player_list(request: GameRequest) -> HttpResponse:
     )
     idle = sorted(
         ((player, since.get(player.pk)) for player in state.roster.idle),
-        key=lambda pair: (pair[1] is None, -(pair[1].timestamp() if pair[1] else 0), pair[0].username),
+        key=lambda pair: (pair[1] is None, -(pair[1].timestamp() if pair[1] else 0), pair[0].username.casefold()),
     )
     return render(request, "blog/player_list.html", {"idle": idle})
 

@@ -12,6 +12,7 @@ from django.contrib.auth.hashers import make_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.db.models.functions import Lower
 
 from blognomic.community.accounts.addresses import (
     AddressError,
@@ -299,7 +300,7 @@ def idle_candidates(*, now: datetime) -> list[tuple[User, datetime | None]]:
         User.objects.active_at(now)
         .filter(joined_at__lte=cutoff)
         .annotate(last_post=Max("posts__posted_at"), last_comment=Max("comments__at"))
-        .order_by("username")
+        .order_by(Lower("username"), "username")
     )
     found = []
     for user in users:
