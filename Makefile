@@ -76,4 +76,9 @@ docs: $(BIN)/.installed-dev
 bench: $(BIN)/.installed-dev
 	$(BIN)/python benchmarks/run_all.py
 
-.PHONY: install run test test-sqlite test-postgres test-services lint docs bench
+# The site's first admin, on a new or freshly imported site: `make first-admin NAME="Ann" EMAIL=ann@example.org`.
+first-admin: install
+	@test -n "$(NAME)" -a -n "$(EMAIL)" || { echo 'Give NAME="…" and EMAIL=…'; exit 2; }
+	$(BIN)/python manage.py create_first_admin "$(NAME)" "$(EMAIL)"
+
+.PHONY: first-admin install run test test-sqlite test-postgres test-services lint docs bench

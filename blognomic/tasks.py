@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
+from blognomic.community.accounts.reset import password_reset_mail  # noqa: F401  (registered with the worker here)
 from blognomic.community.stats.selectors import warm
 from blognomic.community.stats.tasks import count_statistics  # noqa: F401  (registered with the worker here)
 from blognomic.flows.roster.jobs import idle_candidates_report

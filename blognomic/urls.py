@@ -12,7 +12,7 @@ from blognomic.community.stats import views as stats_views
 from blognomic.running.demo_clock_views import move_demo_clock
 from blognomic.running.health import healthz
 from blognomic.web.auth import LoginView, LogoutView
-from blognomic.web.site_answers import favicon
+from blognomic.web.site_answers import django_admin_login, favicon
 from dynasties.inputs import register_path_converters
 
 register_path_converters()
@@ -59,6 +59,8 @@ urlpatterns = [
     path("demo-clock/", move_demo_clock, name="demo_clock_move"),
     path("api/", api.urls),
     re_path(r"^api/(?P<rest>.*)$", not_an_endpoint, name="api_not_found"),
+    # Before Django's administration: a player it would send to its own login page sees the site's 403.
+    path("django-admin/login/", django_admin_login),
     path("django-admin/", admin.site.urls),
 ]
 

@@ -116,7 +116,7 @@ class User(AbstractUser):
     objects = PlayerManager()
 
     class Meta:
-        ordering = ["username"]
+        ordering = [Lower("username"), "username"]
         constraints = [
             models.UniqueConstraint(
                 Lower("email"),

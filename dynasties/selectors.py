@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from django.db.models import Exists, Func, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Lower
 
 from dynasties.models import Absence, User
 
@@ -38,7 +39,7 @@ class Roster:
     @property
     def idle(self) -> list[User]:
         if self._idle is None:
-            self._idle = list(_current(self.moment, idle=True).order_by("username"))
+            self._idle = list(_current(self.moment, idle=True).order_by(Lower("username"), "username"))
         return self._idle
 
     def idle_among(self, users: Iterable[User]) -> frozenset[str]:
@@ -67,7 +68,7 @@ def _current(moment: datetime, *, idle: bool) -> QuerySet[User]:
 def _active_counting_idle(moment: datetime) -> QuerySet[User]:
     """The active players at ``moment`` by name, each carrying the number of idle ones (``idle_count``)."""
     idle_count = Subquery(_current(moment, idle=True).order_by().values(n=Func("pk", function="COUNT"))[:1])
-    return _current(moment, idle=False).annotate(idle_count=idle_count).order_by("username")
+    return _current(moment, idle=False).annotate(idle_count=idle_count).order_by(Lower("username"), "username")
 
 
 def roster_at(moment: datetime) -> Roster:

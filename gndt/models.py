@@ -226,7 +226,7 @@ class Row(models.Model):
     objects = RowQuerySet.as_manager()
 
     class Meta:
-        ordering = ["order", "name"]
+        ordering = ["order", Lower("name"), "name"]
         constraints = [models.UniqueConstraint("dynasty", Lower("name"), name="unique_row_per_dynasty_any_case")]
 
     def __str__(self) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models.functions import Lower
 
 from dynasties.models import Dynasty, User
 from gndt import private_decks as private_deck_rules
@@ -335,7 +336,7 @@ def log_filter_choices(dynasty: Dynasty, *, viewer) -> dict[str, list[str]]:
     return {
         "rows": sorted(rows, key=str.casefold),
         "columns": list(columns.values_list("name", flat=True)),
-        "people": list(people.order_by("username").values_list("username", flat=True)),
+        "people": list(people.order_by(Lower("username"), "username").values_list("username", flat=True)),
     }
 
 

@@ -191,6 +191,8 @@ def build_game(now) -> Game:
         "resolve": {"slug": slug},
         "reopen": {"slug": enacted.slug},
         "carried_out": {"slug": enacted.slug},
+        "post_hide": {"slug": enacted.slug},
+        "post_unhide": {"slug": enacted.slug},
         "player_detail": {"name": bystander.username},
         "wiki_page": {"slug": notes.slug},
         "wiki_history": {"slug": "ruleset"},

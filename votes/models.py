@@ -77,6 +77,13 @@ class Icon(models.TextChoices):
 
 
 class PostQuerySet(models.QuerySet):
+    def shown(self) -> PostQuerySet:
+        """Posts not hidden by an admin: what every listing, feed, search, the API and the statistics show."""
+        return self.filter(hidden_at__isnull=True)
+
+    def hidden(self) -> PostQuerySet:
+        return self.filter(hidden_at__isnull=False)
+
     def votable(self) -> PostQuerySet:
         return self.filter(kind__in=VOTABLE_KINDS)
 
@@ -170,6 +177,18 @@ class Post(models.Model):
         "the result recorded there and is never reopened, re-judged or announced. Empty: posted here.",
     )
 
+    hidden_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When an admin hid this post from the site (an imported post that should not be shown); "
+        "empty: shown. Hidden, it is in no listing, feed, search, statistic or API answer, and only admins "
+        "may open its page.",
+    )
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+", editable=False
+    )
+
     objects = PostQuerySet.as_manager()
     # Not a field: a listing sets it on the posts of its page (``with_comment_counts``) in one query.
     comment_count: int
@@ -238,6 +257,12 @@ def title_subject(title: str) -> str:
     return rest.strip() if colon else title.strip()
 
 
+class CommentQuerySet(models.QuerySet):
+    def shown(self) -> CommentQuerySet:
+        """Comments on posts not hidden by an admin (``PostQuerySet.shown``)."""
+        return self.filter(post__hidden_at__isnull=True)
+
+
 class Comment(models.Model):
     post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="comments")
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="comments")
@@ -249,6 +274,8 @@ class Comment(models.Model):
     imported_at = models.DateTimeField(
         null=True, blank=True, editable=False, help_text="When it was brought in from another site. Empty: made here."
     )
+
+    objects = CommentQuerySet.as_manager()
 
     class Meta:
         db_table = "blognomic_comment"

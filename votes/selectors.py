@@ -113,7 +113,9 @@ def recent_comments(limit: int = RECENT_COMMENTS, *, until: datetime | None = No
     """The latest comments anywhere (made by ``until``, for the game as it stood then), for the sidebar: one
     query that reads the newest rows of the index on ``at`` and only the columns the box shows."""
     return list(
-        _recent_comments(Comment.objects.all() if until is None else Comment.objects.filter(at__lte=until), limit)
+        _recent_comments(
+            Comment.objects.shown() if until is None else Comment.objects.shown().filter(at__lte=until), limit
+        )
     )
 
 

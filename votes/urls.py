@@ -1,6 +1,6 @@
 from django.urls import path
 
-from votes import views
+from votes import hiding_views, views
 
 urlpatterns = [
     path("posts/<str:slug>/comment/", views.comment_create, name="comment_create"),
@@ -9,6 +9,9 @@ urlpatterns = [
     path("preview/", views.markdown_preview, name="markdown_preview"),
     path("posts/<str:slug>/edit/", views.edit_post, name="edit_post"),
     path("admin-panel/", views.admin_panel, name="admin_panel"),
+    path("admin-panel/hidden/", hiding_views.hidden_posts, name="hidden_posts"),
+    path("posts/<str:slug>/hide/", hiding_views.hide, name="post_hide"),
+    path("posts/<str:slug>/unhide/", hiding_views.unhide, name="post_unhide"),
     path("admin-panel/<str:slug>/resolve/", views.resolve, name="resolve"),
     path("admin-panel/<str:slug>/reopen/", views.reopen, name="reopen"),
     path("admin-panel/<str:slug>/carried-out/", views.carried_out, name="carried_out"),

@@ -6,13 +6,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from dynasties.models import Game, User
 from votes.forms import CommentForm, PostForm, ReopenForm
+from votes.hiding import may_see
 from votes.limits import EDIT_ONLY_AUTHOR, LimitVerdict
 from votes.markup import render_markdown
 from votes.matter_kind_services import kinds_in_force
@@ -68,7 +69,7 @@ def _render_matter(
 @require_POST
 def comment_create(request: GameRequest, slug: str) -> HttpResponse:
     post = Post.objects.filter(slug=slug).first()
-    if post is None:
+    if post is None or not may_see(post, request.user):
         return render(request, "error.html", {"message": NO_SUCH_POST}, status=404)
     if not request.user.is_authenticated:
         messages.error(request, "Log in to comment or vote.")
@@ -97,6 +98,8 @@ def comment_create(request: GameRequest, slug: str) -> HttpResponse:
 def tally_box(request: GameRequest, slug: str) -> HttpResponse:
     request.fragment_only = True  # always a fragment, even without htmx: no sidebar to fill (see the context)
     post = _post_or_404(slug)
+    if not may_see(post, request.user):
+        raise Http404(NO_SUCH_POST)
     now = timezone.now()
     request.game_state = game_state(now)
     view = matter_view(post, state=request.game_state, now=now, viewer=request.user)
@@ -128,7 +131,7 @@ def admin_panel(request: GameRequest) -> HttpResponse:
     }
     views = [matter_view(posts[p.pk], state=state, now=now, viewer=admin) for p in state.pending]
     offer_optional_effects(views, state=state, admin=admin)
-    recent = Post.objects.recently_resolved().for_listing()[:10]
+    recent = Post.objects.shown().recently_resolved().for_listing()[:10]
     return render(
         request,
         "votes/admin_panel.html",
@@ -193,6 +196,8 @@ def carried_out(request: HttpRequest, slug: str) -> HttpResponse:
 def edit_post(request: SignedInRequest, slug: str) -> HttpResponse:
     """The edit form, offered only to whom the edit rules let edit the post now; a refusal says why."""
     post = get_object_or_404(Post.objects.select_related("author", "matter_kind").with_comments(), slug=slug)
+    if not may_see(post, request.user):
+        raise Http404(NO_SUCH_POST)
     now = timezone.now()
     verdict = edit_verdict_for(
         post, list(post.comments.all()), viewer=request.user, profile=Game.load().rules_profile(), now=now

@@ -47,7 +47,7 @@ class LatestPostsFeed(Feed):
         return "Proposals, Calls for Judgement, Declarations of Victory and story posts."
 
     def items(self):
-        return Post.objects.select_related("author").order_by("-posted_at", "-pk")[:ITEMS]
+        return Post.objects.shown().select_related("author").order_by("-posted_at", "-pk")[:ITEMS]
 
     def item_title(self, item: Post) -> str:
         return item.title
@@ -89,7 +89,7 @@ class CategoryFeed(LatestPostsFeed):
         return f"The latest {Kind(kind).label}s."
 
     def items(self, kind: str):
-        return Post.objects.filter(kind=kind).select_related("author").order_by("-posted_at", "-pk")[:ITEMS]
+        return Post.objects.shown().filter(kind=kind).select_related("author").order_by("-posted_at", "-pk")[:ITEMS]
 
 
 class PostCommentsFeed(Feed):
@@ -98,7 +98,7 @@ class PostCommentsFeed(Feed):
     feed_type = Atom1Feed
 
     def get_object(self, request, slug: str) -> Post:
-        return get_object_or_404(Post, slug=slug)
+        return get_object_or_404(Post.objects.shown(), slug=slug)
 
     def title(self, post: Post) -> str:
         return f"Comments on “{post.title}”"

@@ -17,6 +17,7 @@ from blognomic.web.page_cache import kept_for_version
 from dynasties.models import Absence, User
 from gndt.selectors import private_decks_for
 from votes.forms import CommentForm
+from votes.hiding import may_see
 from votes.models import KIND_PLURALS, KIND_SLUGS, Comment, Kind, Post
 from votes.page_models import matter_view, toteboards
 from votes.requests import GameRequest, state_of
@@ -44,7 +45,7 @@ def _listing(request: GameRequest, posts, *, template: str = "blog/post_list.htm
     """A page of posts, each with its comment count and, for pending matters, a short tally."""
     now = timezone.now()
     request.game_state = game_state(now)
-    listing = posts.for_listing().order_by("-posted_at", "-pk")
+    listing = posts.shown().for_listing().order_by("-posted_at", "-pk")
     page = CountedPerVersion(listing, POSTS_PER_PAGE, request=request).get_page(request.GET.get("page"))
     page.object_list = list(page.object_list)
     sticky = context.get("sticky", [])
@@ -70,7 +71,7 @@ def with_comment_counts(posts: list[Post]) -> None:
 
 
 def front_page(request: GameRequest) -> HttpResponse:
-    sticky = list(Post.objects.filter(kind=Kind.STORY, sticky=True).for_listing().order_by("-posted_at")[:3])
+    sticky = list(Post.objects.shown().filter(kind=Kind.STORY, sticky=True).for_listing().order_by("-posted_at")[:3])
     return _listing(request, Post.objects.all(), template="blog/front_page.html", sticky=sticky)
 
 
@@ -102,6 +103,8 @@ def category(request: GameRequest, category: str) -> HttpResponse:
 
 def post_detail(request: GameRequest, slug: str) -> HttpResponse:
     post = get_object_or_404(Post.objects.for_listing().with_comments().select_related("amendment"), slug=slug)
+    if not may_see(post, request.user):
+        raise Http404("No such post.")
     now = timezone.now()
     request.game_state = game_state(now)
     view = matter_view(post, state=request.game_state, now=now, viewer=request.user)
@@ -122,7 +125,7 @@ def player_list(request: GameRequest) -> HttpResponse:
     )
     idle = sorted(
         ((player, since.get(player.pk)) for player in state.roster.idle),
-        key=lambda pair: (pair[1] is None, -(pair[1].timestamp() if pair[1] else 0), pair[0].username),
+        key=lambda pair: (pair[1] is None, -(pair[1].timestamp() if pair[1] else 0), pair[0].username.casefold()),
     )
     return render(request, "blog/player_list.html", {"idle": idle})
 
@@ -131,13 +134,23 @@ def player_detail(request: GameRequest, name: str) -> HttpResponse:
     user = get_object_or_404(User, username=name)
     # An anonymous Call for Judgement stays anonymous on its author's page too.
     # The primary key breaks ties, so the page reads the same on every database and after an archive restore.
-    posts = list(Post.objects.filter(author=user, anonymous=False).for_listing().order_by("-posted_at", "-pk")[:50])
-    with_comment_counts(posts)
-    votes = Comment.objects.filter(author=user, icon__isnull=False).select_related("post").order_by("-at", "-pk")[:50]
-    last_post = (
-        Post.objects.filter(author=user, anonymous=False).order_by("-posted_at").values_list("posted_at", flat=True)
+    posts = list(
+        Post.objects.shown().filter(author=user, anonymous=False).for_listing().order_by("-posted_at", "-pk")[:50]
     )
-    last_comment = Comment.objects.filter(author=user).order_by("-at").values_list("at", flat=True)
+    with_comment_counts(posts)
+    votes = (
+        Comment.objects.shown()
+        .filter(author=user, icon__isnull=False)
+        .select_related("post")
+        .order_by("-at", "-pk")[:50]
+    )
+    last_post = (
+        Post.objects.shown()
+        .filter(author=user, anonymous=False)
+        .order_by("-posted_at")
+        .values_list("posted_at", flat=True)
+    )
+    last_comment = Comment.objects.shown().filter(author=user).order_by("-at").values_list("at", flat=True)
     moments = [m for m in (last_post.first(), last_comment.first()) if m]
     absences = user.absences.filter(Q(ended_at__isnull=True) | Q(ended_at__gt=timezone.now()))
     response = render(

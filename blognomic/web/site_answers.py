@@ -7,7 +7,9 @@ page of the game does (the sidebar made a 404 cost as much as the front page).""
 
 from __future__ import annotations
 
+from django.contrib import admin
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import loader
@@ -25,6 +27,17 @@ def permission_denied(request: GameRequest, exception=None) -> HttpResponse:
     message = str(exception) if exception and str(exception) else "Your account may not use this page."
     request.error_page = True
     return render(request, "403.html", {"message": message}, status=403)
+
+
+ONLY_STAFF = "Only the site's staff may use Django's administration; the game's own pages are for players."
+
+
+def django_admin_login(request: GameRequest) -> HttpResponse:
+    """Django's administration sends a logged-in account that is not staff to its own login page, unstyled;
+    here such an account is refused on the site's 403 page instead. Everyone else gets Django's login."""
+    if request.user.is_authenticated and not request.user.is_staff:
+        return permission_denied(request, PermissionDenied(ONLY_STAFF))
+    return admin.site.login(request)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

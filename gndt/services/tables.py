@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models.functions import Lower
 
 from dynasties.models import Dynasty, User
 from dynasties.phases import PHASE_CHOICES, UNKNOWN_PHASE
@@ -312,7 +313,7 @@ def gndt_rows_add_missing_players(*, dynasty: Dynasty, by: User | None, now: dat
         with_rows = set(have.exclude(user=None).values_list("user_id", flat=True))
         newcomers = [
             user
-            for user in User.objects.active_at(now).order_by("username")
+            for user in User.objects.active_at(now).order_by(Lower("username"), "username")
             if user.pk not in with_rows and user.username not in taken_names
         ]
         if not newcomers:
@@ -540,7 +541,7 @@ def _add_player_rows(old_dynasty: Dynasty, new_dynasty: Dynasty, now: datetime) 
     taken = set(existing.values_list("name", flat=True))
     players = sorted(
         (user for user in User.objects.active_at(now) if user.pk not in have_rows and user.username not in taken),
-        key=lambda user: (user.pk not in old_order, old_order.get(user.pk, 0), user.username),
+        key=lambda user: (user.pk not in old_order, old_order.get(user.pk, 0), user.username.casefold(), user.username),
     )
     first = len(taken)
     Row.objects.bulk_create(

@@ -4,11 +4,15 @@ only then used for anything else.
 The link is signed (``django.core.signing``) over the account and the address, and good for
 ``PASSWORD_RESET_TIMEOUT``. It works once: confirming moves the address from ``email_pending`` to ``email``, after
 which the same link finds nothing to confirm; giving another address makes the earlier link useless too.
+
+Nobody learns from the site whether an address belongs to an account: an address another account has confirmed
+is answered on the page exactly as a free one, and only its owner is told, by a mail to it
+(``address_taken_notify``), at most ``TAKEN_NOTICES_PER_HOUR`` an hour.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core import signing
@@ -18,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from dynasties.mail import absolute, mail_queue, send_soon
-from dynasties.models import User
+from dynasties.models import OutgoingMail, User
 
 SALT = "accounts.email-confirmation"
 
@@ -32,12 +36,25 @@ LINK_USED = (
 )
 
 
+# Someone may give another's address again and again; its owner is told a few times an hour at most.
+TAKEN_NOTICES_PER_HOUR = 3
+
+
 class AddressError(ValueError):
     """An address cannot be given or confirmed; the message says why."""
 
 
 def address_check(raw: str, *, user: User | None = None) -> str:
-    """``raw`` as an address to store: trimmed, checked, and not another account's confirmed address."""
+    """``raw`` as an address to store: trimmed, checked, and not another account's confirmed address (for the
+    site's own uses; a stranger's form asks ``address_shape`` and ``address_owner`` instead, saying nothing)."""
+    address = address_shape(raw)
+    if address_owner(address, besides=user) is not None:
+        raise AddressError(ADDRESS_TAKEN)
+    return address
+
+
+def address_shape(raw: str) -> str:
+    """``raw`` trimmed, when it is an email address at all."""
     address = (raw or "").strip()
     try:
         validate_email(address)
@@ -45,12 +62,36 @@ def address_check(raw: str, *, user: User | None = None) -> str:
         raise AddressError(NOT_AN_ADDRESS) from None
     if len(address) > 254:
         raise AddressError(NOT_AN_ADDRESS)
-    others = User.objects.filter(email__iexact=address)
-    if user is not None:
-        others = others.exclude(pk=user.pk)
-    if others.exists():
-        raise AddressError(ADDRESS_TAKEN)
     return address
+
+
+def address_owner(address: str, *, besides: User | None = None) -> User | None:
+    """The account other than ``besides`` whose confirmed address this is, if any."""
+    others = User.objects.filter(email__iexact=address)
+    if besides is not None and besides.pk is not None:
+        others = others.exclude(pk=besides.pk)
+    return others.first()
+
+
+def address_taken_notify(*, owner: User, now: datetime) -> None:
+    """Tell ``owner``, at their own address, that someone gave it as theirs; nothing else was changed."""
+    if (
+        OutgoingMail.objects.filter(user=owner, kind="address-taken", created_at__gte=now - timedelta(hours=1)).count()
+        >= TAKEN_NOTICES_PER_HOUR
+    ):
+        return
+    mail_queue(
+        user=owner,
+        to=owner.email,
+        kind="address-taken",
+        now=now,
+        subject="Someone gave your address at BlogNomic",
+        text=f"Hello {owner.username},\n\nSomeone gave this address at BlogNomic as their own, for another account "
+        "or to join. It stays yours alone: it was added to nothing, and nobody was told it is yours.\n\n"
+        f"If it was you, you already have an account here, {owner.username}; a forgotten password is reset at "
+        f"{absolute(reverse('password_reset'))}",
+    )
+    send_soon()
 
 
 def confirmation_link(*, user: User, address: str) -> str:
@@ -60,8 +101,11 @@ def confirmation_link(*, user: User, address: str) -> str:
 
 def email_change_request(*, user: User, address: str, now: datetime) -> None:
     """Keep ``address`` as the one to confirm and mail it the link; the confirmed address, if any, stays in use
-    until the new one is confirmed. Nothing else is ever mailed to an address before it is confirmed."""
-    address = address_check(address, user=user)
+    until the new one is confirmed. Nothing else is ever mailed to an address before it is confirmed.
+
+    Another account's confirmed address is kept to confirm all the same, so the account page reads as for any
+    address, but no link goes out: its owner is told instead."""
+    address = address_shape(address)
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
         if user.email and user.email.lower() == address.lower():
@@ -70,6 +114,10 @@ def email_change_request(*, user: User, address: str, now: datetime) -> None:
             return
         user.email_pending = address
         user.save(update_fields=["email_pending"])
+        owner = address_owner(address, besides=user)
+        if owner is not None:
+            address_taken_notify(owner=owner, now=now)
+            return
         link = confirmation_link(user=user, address=address)
         mail_queue(
             user=user,

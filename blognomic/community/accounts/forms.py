@@ -2,7 +2,7 @@
 
 from django import forms
 
-from blognomic.community.accounts.addresses import AddressError, address_check
+from blognomic.community.accounts.addresses import AddressError, address_shape
 
 WRONG_PASSWORD = "That is not your current password."
 
@@ -20,7 +20,7 @@ class AddressForm(forms.Form):
 
     def clean_email(self) -> str:
         try:
-            return address_check(self.cleaned_data["email"], user=self.user)
+            return address_shape(self.cleaned_data["email"])
         except AddressError as error:
             raise forms.ValidationError(str(error)) from None
 

@@ -3,15 +3,22 @@ tokens (the link works once, since it is made from the password it replaces, and
 ``PASSWORD_RESET_TIMEOUT``), with the mail sent through the outbox and its link under ``SITE_URL``.
 
 An account imported without a usable password is claimed the same way, when the archive gave it an address.
-The page answers alike whether or not an address is known.
+The page answers alike, and in the same time, whether or not an address is known: the request only checks the
+form and answers; looking the address up and writing the mail happen after the response has gone
+(``AnswerThenRun``), in a task (``password_reset_mail``: a worker's with Redis, this process's without).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
+from urllib.parse import urlsplit
 
+from celery import shared_task
 from django.conf import settings
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
+from django.http import HttpResponseRedirect
 from django.template import loader
 from django.utils import timezone
 
@@ -43,3 +50,40 @@ class OutboxPasswordResetForm(PasswordResetForm):
         text = loader.render_to_string(email_template_name, context)
         mail_queue(user=user, to=to_email, kind="reset", subject=subject, text=text, now=now, secret=True)
         send_soon()
+
+
+@shared_task
+def password_reset_mail(address: str) -> str:
+    """Queue the reset mail for every account whose confirmed address ``address`` is (none when unknown)."""
+    form = OutboxPasswordResetForm(data={"email": address})
+    if not form.is_valid():
+        return "not an address"
+    site = urlsplit(settings.SITE_URL)
+    form.save(domain_override=site.netloc, use_https=site.scheme == "https")
+    return "done"
+
+
+class AnswerThenRun(HttpResponseRedirect):
+    """A redirect that runs ``then`` once the server has sent it: the server calls ``close()`` after the last
+    byte (WSGI), so the reader's wait does not include the work. It runs before Django's own ``close()``, which
+    ends the request (``request_finished`` closes its database connection)."""
+
+    def __init__(self, url: str, *, then: Callable[[], object]) -> None:
+        super().__init__(url)
+        self.then = then
+
+    def close(self) -> None:
+        try:
+            self.then()
+        finally:
+            super().close()
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset page with the mail written after the answer, so known and unknown addresses take alike."""
+
+    form_class = OutboxPasswordResetForm
+
+    def form_valid(self, form):
+        address = form.cleaned_data["email"]
+        return AnswerThenRun(self.get_success_url(), then=lambda: password_reset_mail.delay(address))

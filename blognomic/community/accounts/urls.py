@@ -2,7 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from blognomic.community.accounts import views
-from blognomic.community.accounts.reset import OutboxPasswordResetForm
+from blognomic.community.accounts.reset import PasswordResetView
 
 urlpatterns = [
     path("accounts/", views.account, name="account"),
@@ -10,7 +10,7 @@ urlpatterns = [
     path("accounts/email/confirm/<str:token>/", views.email_confirm_view, name="email_confirm"),
     path(
         "accounts/password/reset/",
-        auth_views.PasswordResetView.as_view(form_class=OutboxPasswordResetForm),
+        PasswordResetView.as_view(),
         name="password_reset",
     ),
     path("accounts/password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),

@@ -132,7 +132,7 @@ def posts(
     status: PostStatus = Query(None, description="pending, enacted or failed"),
     page: int = Query(1, ge=1, le=1_000_000),
 ):
-    queryset = Post.objects.select_related("author").order_by("-posted_at", "-pk")
+    queryset = Post.objects.shown().select_related("author").order_by("-posted_at", "-pk")
     if kind:
         queryset = queryset.filter(kind=KIND_SLUGS.get(kind.value, kind.value))
     if status:
@@ -149,7 +149,7 @@ def posts(
     summary="One post with its comments and, for a votable matter, its tally",
 )
 def post(request, post_id: str):
-    found = _with_comment_count(Post.objects.select_related("author").filter(slug=post_id))
+    found = _with_comment_count(Post.objects.shown().select_related("author").filter(slug=post_id))
     post = found.first()
     if post is None:
         raise HttpError(404, NO_SUCH_POST.format(id=post_id[:100]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages as flash
 from django.contrib.auth.decorators import login_required
+from django.db.models.functions import Lower
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -47,7 +48,12 @@ def compose(request: HttpRequest) -> HttpResponse:
         else:
             flash.success(request, "Your message was sent.")
             return redirect(conversation)
-    players = User.objects.players().exclude(pk=request.user.pk).order_by("username").values_list("username", flat=True)
+    players = (
+        User.objects.players()
+        .exclude(pk=request.user.pk)
+        .order_by(Lower("username"), "username")
+        .values_list("username", flat=True)
+    )
     return render(
         request,
         "messaging/compose.html",

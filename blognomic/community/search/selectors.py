@@ -153,7 +153,7 @@ def _dated(queryset: QuerySet, field: str, filters: Filters) -> QuerySet:
 
 
 def search_posts(terms: list[str], filters: Filters, *, offset: int, limit: int) -> list[Hit]:
-    posts = _dated(Post.objects.all(), "posted_at", filters)
+    posts = _dated(Post.objects.shown(), "posted_at", filters)
     if filters.author:
         posts = posts.filter(author__username=filters.author, anonymous=False)
     if filters.dynasty is not None:
@@ -174,7 +174,7 @@ def search_posts(terms: list[str], filters: Filters, *, offset: int, limit: int)
 
 
 def search_comments(terms: list[str], filters: Filters, *, offset: int, limit: int) -> list[Hit]:
-    comments = _dated(Comment.objects.all(), "at", filters)
+    comments = _dated(Comment.objects.shown(), "at", filters)
     if filters.author:
         comments = comments.filter(author__username=filters.author)
     if filters.dynasty is not None:

@@ -139,17 +139,21 @@ class Statistics:
 
 
 def stats_version(now: datetime) -> str:
-    """Changes whenever a post is created or deleted, a comment is added, or a matter is resolved or reopened."""
+    """Changes whenever a post is created, deleted, hidden or shown again, a comment is added, or a matter is
+    resolved or reopened."""
     # One query: the newest comment and resolution ride along as scalar subqueries of the posts' aggregate.
     newest_comment = Subquery(Comment.objects.order_by("-pk").values("pk")[:1])
     newest_resolution = Subquery(Resolution.objects.order_by("-pk").values("pk")[:1])
     row = Post.objects.order_by().aggregate(
         posts=Count("pk"),
         post=Max("pk"),
+        hidden=Count("pk", filter=Q(hidden_at__isnull=False)),
+        hidden_at=Max("hidden_at"),
         comment=Max(newest_comment),
         resolution=Max(newest_resolution),
     )
-    return f"{now:%Y%m%d}-{row['posts']}-{row['post'] or 0}-{row['comment'] or 0}-{row['resolution'] or 0}"
+    hidden = f"{row['hidden']}h{row['hidden_at'].timestamp() if row['hidden_at'] else 0:.0f}"
+    return f"{now:%Y%m%d}-{row['posts']}-{row['post'] or 0}-{row['comment'] or 0}-{row['resolution'] or 0}-{hidden}"
 
 
 def _dynasty_then() -> Subquery:
@@ -166,7 +170,8 @@ def proposals_by_dynasty() -> tuple[DynastyProposals, ...]:
     """Proposals per dynasty, in one query. A proposal without a dynasty (an import from a blog that recorded
     none) counts in the dynasty in force when it was posted, or, before any, under no dynasty (listed last)."""
     rows = (
-        Post.objects.filter(kind=Kind.PROPOSAL)
+        Post.objects.shown()
+        .filter(kind=Kind.PROPOSAL)
         .order_by()
         .annotate(counted_in=Coalesce(F("dynasty__number"), _dynasty_then()))
         .values("counted_in")
@@ -212,7 +217,8 @@ def active_by_month() -> tuple[MonthActivity, ...]:
     seen: dict[str, set[int]] = {}
     for model, moment in ((Post, "posted_at"), (Comment, "at")):
         pairs = (
-            model.objects.filter(author__joined_at__isnull=False)
+            model.objects.shown()
+            .filter(author__joined_at__isnull=False)
             .order_by()
             .annotate(month=MonthOf(moment))
             .values_list("month", "author_id")
@@ -261,6 +267,7 @@ def resolution_times() -> ResolutionTimes:
     bin_of = Greatest(Least(Floor(HoursBetween(F("at"), F("post__posted_at")) / RESOLUTION_BIN_HOURS), last_bin), 0)
     rows = (
         Resolution.objects.filter(post__kind=Kind.PROPOSAL, post__status__in=(Status.ENACTED, Status.FAILED))
+        .filter(post__hidden_at__isnull=True)
         .exclude(Exists(later))
         .order_by()
         .annotate(bin=Cast(bin_of, IntegerField()))
@@ -278,7 +285,8 @@ def player_records() -> tuple[PlayerRecord, ...]:
     """Every player's proposals, how many passed and how many matters they voted on (two queries)."""
     proposed = {
         r["author__username"]: r
-        for r in Post.objects.filter(kind=Kind.PROPOSAL)
+        for r in Post.objects.shown()
+        .filter(kind=Kind.PROPOSAL)
         .order_by()
         .values("author__username")
         .annotate(
@@ -288,7 +296,8 @@ def player_records() -> tuple[PlayerRecord, ...]:
         )
     }
     voted = dict(
-        Comment.objects.filter(icon__isnull=False, author__joined_at__isnull=False)
+        Comment.objects.shown()
+        .filter(icon__isnull=False, author__joined_at__isnull=False)
         .order_by()
         .values("author__username")
         .annotate(matters=Count("post", distinct=True))
@@ -310,7 +319,8 @@ def player_records() -> tuple[PlayerRecord, ...]:
 def dynasty_records(now: datetime) -> tuple[DynastyRecord, ...]:
     """Each dynasty's span and winner, in one query."""
     winner = (
-        Post.objects.filter(dynasty=OuterRef("pk"), kind=Kind.DOV, status=Status.ENACTED)
+        Post.objects.shown()
+        .filter(dynasty=OuterRef("pk"), kind=Kind.DOV, status=Status.ENACTED)
         .order_by("posted_at", "pk")
         .values("author__username")[:1]
     )

@@ -3,7 +3,7 @@
 from django import forms
 from django.contrib.auth.password_validation import validate_password
 
-from blognomic.community.accounts.addresses import AddressError, address_check
+from blognomic.community.accounts.addresses import AddressError, address_shape
 
 
 class ApplicationForm(forms.Form):
@@ -30,7 +30,7 @@ class ApplicationForm(forms.Form):
         if not self.cleaned_data.get("email", "").strip():
             return ""
         try:
-            return address_check(self.cleaned_data["email"])
+            return address_shape(self.cleaned_data["email"])
         except AddressError as error:
             raise forms.ValidationError(str(error)) from None
 

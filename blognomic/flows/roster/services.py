@@ -12,8 +12,15 @@ from django.contrib.auth.hashers import make_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.db.models.functions import Lower
 
-from blognomic.community.accounts.addresses import AddressError, address_check, email_change_request
+from blognomic.community.accounts.addresses import (
+    AddressError,
+    address_owner,
+    address_shape,
+    address_taken_notify,
+    email_change_request,
+)
 from dynasties import names, rules
 from dynasties.models import Absence, Application, Dynasty, Game, PlayerNameValidator, Rename, RuleChange, User
 from dynasties.profiles import parse_parameter
@@ -98,9 +105,13 @@ def application_submit(
             raise RosterError(TOO_MANY_APPLICATIONS)
         if email:
             try:
-                email = address_check(email, user=existing)
+                email = address_shape(email)
             except AddressError as error:
                 raise RosterError(str(error)) from None
+            # Answered as any address is; its owner alone is told, and approval will not give it to the applicant.
+            owner = address_owner(email, besides=existing)
+            if owner is not None:
+                address_taken_notify(owner=owner, now=now)
         return Application.objects.create(
             name=name,
             password_hash=make_password(password),
@@ -155,6 +166,8 @@ def _ask_to_confirm(*, user: User, address: str, now: datetime) -> None:
     """Mail the applicant the link that confirms their address. An address someone else confirmed since the
     application was sent is left out: the approval stands, and the player may give another on their account
     page."""
+    if address_owner(address, besides=user) is not None:
+        return
     try:
         email_change_request(user=user, address=address, now=now)
     except AddressError:
@@ -312,7 +325,7 @@ def idle_candidates(*, now: datetime) -> list[tuple[User, datetime | None]]:
         User.objects.active_at(now)
         .filter(joined_at__lte=cutoff)
         .annotate(last_post=Max("posts__posted_at"), last_comment=Max("comments__at"))
-        .order_by("username")
+        .order_by(Lower("username"), "username")
     )
     found = []
     for user in users:

@@ -110,3 +110,17 @@ class AscensionForm(forms.Form):
 
 class HandOverForm(forms.Form):
     to = forms.CharField(max_length=150, label="Pass the role to")
+
+
+class DynastyStartForm(forms.Form):
+    """An admin begins the current dynasty by hand after an import (``dynasty_start``)."""
+
+    number = forms.IntegerField(min_value=1, help_text="The dynasty's number as the game counts it (after any here).")
+    emperor = forms.CharField(
+        max_length=150, required=False, help_text="The Emperor's name, a player here. Empty: a Metadynasty."
+    )
+    player_term = forms.CharField(max_length=40, initial="Player", label="Players are called")
+    player_term_plural = forms.CharField(
+        max_length=40, required=False, label="Plural", help_text="Leave empty to add an 's'."
+    )
+    emperor_term = forms.CharField(max_length=40, initial="Emperor", label="The Emperor is called")

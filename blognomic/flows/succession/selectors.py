@@ -12,7 +12,7 @@ from votes.models import Kind, Post, Status
 def dynasty_history(dynasty: Dynasty) -> dict:
     """What the dynasty's history page shows: its players then, its big posts, its final ruleset."""
     end = dynasty.ended_at or timezone.now()
-    posts = Post.objects.filter(dynasty=dynasty).select_related("author")
+    posts = Post.objects.shown().filter(dynasty=dynasty).select_related("author")
     return {
         "players_at_start": list(User.objects.active_at(dynasty.started_at).values_list("username", flat=True)),
         "players_at_end": list(User.objects.active_at(end).values_list("username", flat=True)),

@@ -43,10 +43,7 @@ def dynasty_begin_from_declaration(*, declaration: Post, now: datetime) -> Dynas
             other.admin_note = f"{other.admin_note}\n{note}".strip()
             other.save(update_fields=["status", "outcome", "admin_note"])
             Resolution.objects.create(post=other, outcome=Outcome.FAILED, by=None, at=now, note=note)
-        old = Dynasty.objects.select_for_update().filter(ended_at__isnull=True).order_by("-number").first()
-        if old is not None:
-            old.ended_at = now
-            old.save(update_fields=["ended_at"])
+        old = _running_dynasty_end(at=now)
         number = (Dynasty.objects.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         return Dynasty.objects.create(
             number=number,
@@ -57,6 +54,76 @@ def dynasty_begin_from_declaration(*, declaration: Post, now: datetime) -> Dynas
             player_term_plural=old.player_term_plural if old else "",
             emperor_term=old.emperor_term if old else "Emperor",
             theme="",
+        )
+
+
+def _running_dynasty_end(*, at: datetime) -> Dynasty | None:
+    """The running dynasty, locked and ended at ``at`` (None when none runs)."""
+    old = Dynasty.objects.select_for_update().filter(ended_at__isnull=True).order_by("-number").first()
+    if old is not None:
+        old.ended_at = at
+        old.save(update_fields=["ended_at"])
+    return old
+
+
+NUMBER_TAKEN = "Dynasty {number} is already in the game; the dynasty begun must be numbered after {latest}."
+NUMBER_POSITIVE = "A dynasty's number is a whole number from 1."
+STARTS_BEFORE_RUNNING = "The running dynasty began at {began}; the new one must begin later."
+SUCCESSION_UNDER_WAY = (
+    "A Declaration of Victory is pending or a new dynasty awaits its Ascension Address: the game's own succession "
+    "begins the next dynasty."
+)
+EMPEROR_NOT_PLAYER = "The Emperor must be a player (one who has joined the game)."
+ONLY_ADMINS_START = "Only admins may begin a dynasty."
+
+
+@dataclass(frozen=True)
+class DynastyOpening:
+    """How an admin begins the current dynasty by hand, after a game was imported: its number, Emperor (None:
+    a Metadynasty) and terms."""
+
+    number: int
+    emperor: User | None
+    player_term: str = "Player"
+    player_term_plural: str = ""
+    emperor_term: str = "Emperor"
+
+
+def dynasty_start(*, opening: DynastyOpening, by: User, at: datetime) -> Dynasty:
+    """Begin the game's current dynasty by hand: the running one (if any) ends at ``at`` and the new one runs
+    from then, already ascended (no hiatus). Refused while the game's own succession is under way, for a
+    number not after every dynasty here, or for an Emperor who is not a player; nothing is written then."""
+    if not by.is_admin:
+        raise SuccessionError(ONLY_ADMINS_START)
+    player_term = _clean_term(opening.player_term, "players")
+    emperor_term = _clean_term(opening.emperor_term, "the Emperor")
+    plural = (opening.player_term_plural or "").strip()
+    if plural:
+        plural = _clean_term(plural, "players (plural)")
+    if opening.number < 1:
+        raise SuccessionError(NUMBER_POSITIVE)
+    if opening.emperor is not None and not opening.emperor.is_player:
+        raise SuccessionError(EMPEROR_NOT_PLAYER)
+    with transaction.atomic():
+        running = Dynasty.objects.select_for_update().filter(ended_at__isnull=True).order_by("-number").first()
+        if (running is not None and running.awaiting_ascension) or Post.objects.filter(
+            kind=Kind.DOV, status=Status.PENDING
+        ).exists():
+            raise SuccessionError(SUCCESSION_UNDER_WAY)
+        latest = Dynasty.objects.order_by("-number").values_list("number", flat=True).first()
+        if latest is not None and opening.number <= latest:
+            raise SuccessionError(NUMBER_TAKEN.format(number=opening.number, latest=latest))
+        if running is not None and running.started_at >= at:
+            raise SuccessionError(STARTS_BEFORE_RUNNING.format(began=format_moment(running.started_at)))
+        _running_dynasty_end(at=at)
+        return Dynasty.objects.create(
+            number=opening.number,
+            emperor=opening.emperor,
+            started_at=at,
+            ascended_at=at,
+            player_term=player_term,
+            player_term_plural=plural,
+            emperor_term=emperor_term,
         )
 
 

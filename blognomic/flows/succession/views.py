@@ -8,19 +8,21 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
-from blognomic.flows.succession.forms import AscensionForm, HandOverForm
+from blognomic.flows.succession.forms import AscensionForm, DynastyStartForm, HandOverForm
 from blognomic.flows.succession.selectors import dynasty_history
 from blognomic.flows.succession.services import (
     AscensionAddress,
+    DynastyOpening,
     SuccessionError,
     ascension_address_post,
+    dynasty_start,
     emperor_hand_over,
 )
 from dynasties.models import Dynasty, User
 from gndt.models import Column, Row
 from ruleset.models import Page
 from ruleset.structure import parse_ruleset
-from votes.requests import GameRequest, SignedInRequest
+from votes.requests import GameRequest, SignedInRequest, admin_of
 from votes.state import game_state
 
 
@@ -127,3 +129,39 @@ def _address_from(data: dict) -> AscensionAddress:
             "deferential": data["vote_label_deferential"],
         },
     )
+
+
+ONLY_ADMINS_START_PAGE = "Only admins may begin a dynasty."
+NO_SUCH_PLAYER = "There is no player called “{name}” here."
+
+
+def dynasty_start_page(request: GameRequest) -> HttpResponse:
+    """The admin panel's page for beginning the current dynasty by hand, after a game was imported."""
+    admin = admin_of(request, ONLY_ADMINS_START_PAGE)
+    running = Dynasty.objects.current()
+    latest = Dynasty.objects.order_by("-number").values_list("number", flat=True).first() or 0
+    form = DynastyStartForm(request.POST if request.method == "POST" else None, initial={"number": latest + 1})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        emperor = None
+        if data["emperor"].strip():
+            emperor = User.objects.filter(username=data["emperor"].strip()).first()
+            if emperor is None:
+                form.add_error("emperor", NO_SUCH_PLAYER.format(name=data["emperor"].strip()))
+        if not form.errors:
+            opening = DynastyOpening(
+                number=data["number"],
+                emperor=emperor,
+                player_term=data["player_term"],
+                player_term_plural=data["player_term_plural"],
+                emperor_term=data["emperor_term"],
+            )
+            try:
+                dynasty = dynasty_start(opening=opening, by=admin, at=timezone.now())
+            except SuccessionError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(request, f"{dynasty.name} (Dynasty {dynasty.number}) has begun.")
+                return redirect("dynasty_detail", number=dynasty.number)
+    status = 400 if form.errors else 200
+    return render(request, "dynasties/dynasty_start.html", {"form": form, "running": running}, status=status)
