@@ -69,7 +69,7 @@ def test_a_dump_cut_short_leaves_the_database_as_it_was(postgres, tmp_path):
 
     fill(run, target, 1_000, "old")
     before = ledger(run, target)
-    refused = subprocess.run([str(SCRIPT), str(cut), target], capture_output=True, text=True, timeout=120)
+    refused = run(str(SCRIPT), str(cut), target, check=False)  # as the test database's own role
     assert refused.returncode == 1
     assert "nothing was restored" in refused.stderr or "rolled back" in refused.stderr
     assert before.startswith("1000|old ")
@@ -79,7 +79,7 @@ def test_a_dump_cut_short_leaves_the_database_as_it_was(postgres, tmp_path):
     run("pg_restore", "--clean", "--if-exists", "--no-owner", "-d", target, str(cut), check=False)
     assert ledger(run, target) != before
 
-    restored = subprocess.run([str(SCRIPT), str(dump), target], capture_output=True, text=True, timeout=120)
+    restored = run(str(SCRIPT), str(dump), target, check=False)
     assert restored.returncode == 0, restored.stderr
     assert ledger(run, target) == ledger(run, source)
     assert ledger(run, target).startswith("30000|new ")
@@ -91,7 +91,7 @@ def test_a_file_that_is_not_a_dump_is_refused_before_anything_is_touched(postgre
     before = ledger(run, target)
     bogus = tmp_path / "blognomic-2026-03-01.json.gz"
     bogus.write_bytes(b"\x1f\x8b not a dump at all")
-    result = subprocess.run([str(SCRIPT), str(bogus), target], capture_output=True, text=True, timeout=60)
+    result = run(str(SCRIPT), str(bogus), target, check=False)
     assert result.returncode == 1
     assert "is not a readable pg_dump archive" in result.stderr
     assert ledger(run, target) == before
