@@ -108,7 +108,9 @@ def test_a_blognomic_moves_in_and_plays_on(browser, live_server, inbox, settings
     _run("import_mediawiki", str(wiki))
     report = _run("import_wordpress", str(blog), "--players", "Ada", "Bram", "Cora")
     assert "line" in report and "draft" in report.lower()  # the draft is skipped with its reason
-    assert "guest" in report.lower()  # the comment signed "Ada" by a guest is counted, not kept
+    assert "Guest comments not kept: 1" in report  # the comment signed "Ada" by a guest is counted, not kept
+    assert "3 accounts have the email address the old site held" in report  # Bram's was his already
+    assert "1 player is idle until they come back" in report  # Dov, whom --players did not name
     assert not User.objects.filter(username__regex=r"^\d+$").exists()  # admin_user named Bram, not "2"
     lamps = Post.objects.get(slug="lamplighters")
     assert lamps.status == Status.ENACTED and lamps.resolutions.get().by.username == "Bram"
