@@ -7,10 +7,12 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
 from blognomic.community.stats import selectors as stats
+from blognomic.moving.archive import export_archive, import_archive
 from dynasties.models import User
 from tests.factories import PASSWORD, make_proposal, make_table, vote
 from votes.hiding import PENDING_NOT_HIDDEN, HidingError, post_hide, post_unhide
@@ -114,3 +116,18 @@ def test_through_the_pages_an_admin_hides_and_shows_and_a_player_is_refused(game
     admin.post(f"/posts/{post.slug}/unhide/")
     assert Post.objects.hidden().count() == 0
     assert "No post is hidden." in admin.get("/admin-panel/hidden/").content.decode()
+
+
+def test_a_hidden_post_stays_hidden_through_the_archive(game):
+    """A backup restored (``export_archive`` then ``import_archive`` into an empty site) keeps the post hidden,
+    and who hid it: a restore must not show again what an admin took off the site."""
+    at = timezone.now().replace(microsecond=0)
+    post_hide(post=game["post"], admin=game["admin"], at=at)
+    archive = export_archive()
+    (entry,) = [p for p in archive["posts"] if p["title"] == game["post"].title]
+    assert entry["hidden_by"] == "P02"
+    call_command("flush", "--no-input", verbosity=0)
+    import_archive(archive)
+    restored = Post.objects.get(title=game["post"].title)
+    assert (restored.hidden_at, restored.hidden_by.username) == (at, "P02")
+    assert not any(shows_word(as_user(None), path) for path in PAGES)

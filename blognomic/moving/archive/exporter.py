@@ -253,6 +253,8 @@ def _posts(names: dict[int, str]) -> list[dict]:
         "carried_out_at",
         "matter_kind_id",
         "imported_at",
+        "hidden_at",
+        "hidden_by_id",
     )
     for p in Post.objects.order_by("posted_at", "pk").values(*fields).iterator(chunk_size=2000):
         posts.append(_post_entry(p, names, comments=comments, final=final, history=history))
@@ -345,6 +347,9 @@ def _post_entry(p: dict, names: dict[int, str], *, comments: dict, final: dict, 
             entry[flag] = format_time(p[flag])
     if p["matter_kind_id"]:
         entry["matter_kind"] = p["matter_kind_id"]  # the pk of one of matter_kinds
+    if p["hidden_at"]:  # hidden from the site by an admin: a restore must not show it again
+        entry["hidden_at"] = format_time(p["hidden_at"])
+        entry["hidden_by"] = names.get(p["hidden_by_id"])
     return entry
 
 

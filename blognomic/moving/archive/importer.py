@@ -444,6 +444,8 @@ def _post_from(p: dict, users: dict[str, User], dynasties: dict[int, Dynasty], r
         stale_since=p["stale_since"],
         carried_out_at=p["carried_out_at"],
         imported_at=p["imported_at"],
+        hidden_at=p["hidden_at"],
+        hidden_by=users[p["hidden_by"]] if p["hidden_by"] else None,
     )
 
 

@@ -474,6 +474,8 @@ def _parse_post(r: Reader, parsed: Parsed, ids: set[str], numbers: set[int]) -> 
         "carried_out_at": r.time("carried_out_at", required=False),
         "matter_kind": _matter_kind(r, kind),
         "imported_at": r.time("imported_at", required=False),
+        "hidden_at": r.time("hidden_at", required=False),
+        "hidden_by": _name(r, "hidden_by", parsed, required=False),
     }
 
 

@@ -119,16 +119,22 @@ class Report:
             )
         if self.addresses:
             out.append(
-                f"{self.addresses} accounts have the email address the old site held for them, as confirmed: "
+                f"{_counted(self.addresses, 'account has', 'accounts have')} the email address the old site held "
+                "for them, as confirmed: "
                 "each player claims theirs with the password-reset mail."
             )
         if self.idle:
             out.append(
-                f"{self.idle} players are idle until they come back: the export does not say who plays now, and "
+                f"{_counted(self.idle, 'player is', 'players are')} idle until they come back: the export does not "
+                "say who plays now, and "
                 "--players did not name them."
             )
         out += self.notes
         return out
+
+
+def _counted(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 @dataclass
