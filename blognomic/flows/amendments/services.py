@@ -15,6 +15,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.utils.formats import date_format
 
+from blognomic.flows.amendments.models import AmendmentApplication
 from blognomic.flows.amendments.shape import (
     GAME_OPS,
     AmendmentRefused,
@@ -26,7 +27,6 @@ from blognomic.flows.amendments.shape import (
     wanted,
 )
 from blognomic.flows.roster.services import RosterError, player_rename, rename_problem, rule_change_record
-from blognomic.models import AmendmentApplication
 from dynasties import names
 from dynasties.models import Dynasty, Game, Rename, User
 from dynasties.models import RuleChange as ParameterChange
