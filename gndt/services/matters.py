@@ -13,11 +13,12 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from dynasties.models import Dynasty, User
-from gndt.amendment_operations import GndtApplied, OperationRefused, Table, apply_gndt_operations
+from gndt.amendment_operations import GndtApplied, Table, apply_gndt_operations
 from gndt.models import Cell, CellChange, Column, Row, Update
 from gndt.services.amendment_writes import gndt_amendment_table
 from gndt.services.common import GndtError, locked_cells, require_open, write_changes
 from votes import matter_kind_rules
+from votes.amendment_errors import OperationRefused
 from votes.effects import CellDelta, describe
 from votes.models import Outcome
 from votes.resolution_steps import EnactmentRefused
