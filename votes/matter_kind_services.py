@@ -102,7 +102,7 @@ def _whole(value, what: str) -> int | None:
 # --- Reading ---
 
 
-def game_values(dynasty_id: object, *, at: datetime | None = None) -> matter_kind_rules.GameValues:
+def game_values(dynasty_id: int, *, at: datetime | None = None) -> matter_kind_rules.GameValues:
     """The dynasty's GNDT as the kinds read it, through the reader the site installs (none: no GNDT)."""
     return installed_game_values(dynasty_id, at=at)
 
@@ -126,7 +126,7 @@ class ValuesCache:
     def __init__(self) -> None:
         self._read: dict[tuple[object, datetime | None], matter_kind_rules.GameValues] = {}
 
-    def get(self, dynasty_id: object, at: datetime | None) -> matter_kind_rules.GameValues:
+    def get(self, dynasty_id: int, at: datetime | None) -> matter_kind_rules.GameValues:
         if (dynasty_id, at) not in self._read:
             self._read[(dynasty_id, at)] = game_values(dynasty_id, at=at)
         return self._read[(dynasty_id, at)]

@@ -95,10 +95,10 @@ class GameValuesReader(Protocol):
     """Reads a dynasty's GNDT as a kind of matter's electorate filter sees it, now (``at`` None) or as it stood
     ``at``: every column in use with its kind and whether it is hidden, and each player's visible values."""
 
-    def __call__(self, dynasty_id: object, *, at: datetime | None = None) -> GameValues: ...
+    def __call__(self, dynasty_id: int, *, at: datetime | None = None) -> GameValues: ...
 
 
-def _no_gndt(dynasty_id: object, *, at: datetime | None = None) -> GameValues:
+def _no_gndt(dynasty_id: int, *, at: datetime | None = None) -> GameValues:
     return NO_GNDT
 
 
@@ -124,7 +124,7 @@ def installed_game_values() -> GameValuesReader:
     return _game_values[0]
 
 
-def game_values(dynasty_id: object, *, at: datetime | None = None) -> GameValues:
+def game_values(dynasty_id: int, *, at: datetime | None = None) -> GameValues:
     """The dynasty's GNDT values as the installed reader gives them."""
     return _game_values[0](dynasty_id, at=at)
 

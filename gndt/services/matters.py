@@ -34,7 +34,7 @@ OUTCOME_WORDS: dict[str, str] = {
 }
 
 
-def gndt_values_for_kinds(dynasty_id: object, *, at: datetime | None = None) -> matter_kind_rules.GameValues:
+def gndt_values_for_kinds(dynasty_id: int, *, at: datetime | None = None) -> matter_kind_rules.GameValues:
     """The columns in use and each player's values in the visible ones, now or as they stood ``at``.
 
     Three queries now, four for a past moment (the later changes, played backwards)."""
