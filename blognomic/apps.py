@@ -21,15 +21,11 @@ class BlognomicConfig(AppConfig):
         from blognomic.signals import refuse_nul_bytes
         from blognomic.web.freshness import retire_pages_from_before, watch_writes
         from blognomic.web.sturdy_cache import redis_returned
-        from gndt.services.matters import gndt_values_for_kinds
-        from votes.signals import gndt_values_requested
 
         watch_writes()
         redis_returned.connect(retire_pages_from_before, dispatch_uid="blognomic.retire_pages_from_before")
         task_failure.connect(record_job_failure, dispatch_uid="blognomic.record_job_failure")
         request_finished.connect(forget_request_id, dispatch_uid="blognomic.forget_request_id")
         pre_save.connect(refuse_nul_bytes, dispatch_uid="blognomic.refuse_nul_bytes")
-        # What enacting or failing a matter does, in order: the steps are listed in blognomic/enactment.py.
+        # What enacting or failing a matter does, in order, and the GNDT's reader: see blognomic/enactment.py.
         install_resolution_steps()
-        # A dynasty's own kinds of matter filter voters by GNDT values.
-        gndt_values_requested.connect(gndt_values_for_kinds, dispatch_uid="gndt-values-for-kinds")

@@ -1,4 +1,5 @@
-"""What enacting or failing a matter does, step by step, and what may stop Enact being offered.
+"""What enacting or failing a matter does, step by step, what may stop Enact being offered, and who reads the GNDT
+values a dynasty's own kinds of matter filter voters by.
 
 ``votes.services.matter_resolve`` (and the 2005 Duke's ``dov_emperor_decide``) checks that the rules allow
 the resolution and works out its tally, note and effects; then it runs these steps, top to bottom, inside
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from blognomic.flows.amendments.services import amendment_apply_on_enactment, amendment_obstacles
 from blognomic.flows.succession.services import dynasty_begin_from_declaration
-from gndt.services.matters import gndt_apply_resolution_effects
+from gndt.services.matters import gndt_apply_resolution_effects, gndt_values_for_kinds
 from votes import resolution_steps
 from votes.resolution_steps import (
     EnactmentObstacle,
@@ -61,4 +62,5 @@ ENACTMENT_OBSTACLES = (EnactmentObstacle("its amendment no longer applies", amen
 
 
 def install_resolution_steps() -> None:
-    resolution_steps.install(steps=RESOLUTION_STEPS, obstacles=ENACTMENT_OBSTACLES)
+    # A dynasty's own kinds of matter filter voters by GNDT values, read by the GNDT.
+    resolution_steps.install(steps=RESOLUTION_STEPS, obstacles=ENACTMENT_OBSTACLES, game_values=gndt_values_for_kinds)

@@ -11,8 +11,8 @@ from blognomic.community.accounts.reset import password_reset_mail  # noqa: F401
 from blognomic.community.stats.selectors import warm
 from blognomic.community.stats.tasks import count_statistics  # noqa: F401  (registered with the worker here)
 from blognomic.flows.roster.jobs import idle_candidates_report
-from blognomic.models import Heartbeat
 from blognomic.running.backups import backup_write
+from blognomic.running.models import Heartbeat
 
 
 @shared_task

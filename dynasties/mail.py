@@ -16,7 +16,6 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
-from django.db import transaction
 from django.urls import reverse
 from django.utils.html import escape, urlize
 
@@ -87,15 +86,6 @@ def mail_queue(
         created_at=now,
         next_attempt_at=now,
     )
-
-
-def send_soon() -> None:
-    """Ask a worker to send the outbox now rather than at the next beat (for mail a player waits for: a
-    confirmation link, a password reset), once the transaction that wrote it has committed."""
-    # dynasties.tasks imports this module.
-    from dynasties.tasks import send_outbox
-
-    transaction.on_commit(lambda: send_outbox.delay())
 
 
 def _is_permanent(error: Exception) -> bool:

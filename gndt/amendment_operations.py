@@ -28,6 +28,7 @@ from typing import Any
 
 from gndt import naming
 from gndt.values import CellValueError, ColumnSpec, apply_adjustment, starting_value, validate_value
+from votes.amendment_errors import AmendError, OperationRefused
 
 # One operation as the amendment stores it (JSON): its values are checked as it is applied.
 Operation = dict[str, Any]
@@ -51,22 +52,6 @@ BAD_COLUMN = "the column's settings are not valid: {problem}"
 EMPTY_NAME = "a {what} needs a name"
 NAME_TOO_LONG = "a {what} name may be at most {limit} characters"
 UNCHANGED = "{cell} is already {value}"
-
-
-class AmendError(ValueError):
-    """An operation could not be applied, for ``reason``."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-class OperationRefused(AmendError):
-    """The operation at ``index`` (from 0) in the amendment could not be applied; nothing of it was."""
-
-    def __init__(self, reason: str, *, index: int) -> None:
-        super().__init__(reason)
-        self.index = index
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ from ruleset.structure import (
     parse_ruleset,
     slugify,
 )
+from votes.amendment_errors import AmendError, OperationRefused
 
 # One operation as the amendment stores it (JSON): its values are checked as it is applied.
 Operation = dict[str, Any]
@@ -73,22 +74,6 @@ KEPT_INSIDE_REPEALED = (
     "“{title}” stays while “{parent}”, the rule it belongs to, goes, and a rule's subrules go with it; "
     "make it a rule of its own in one amendment and remove “{parent}” in another"
 )
-
-
-class AmendError(ValueError):
-    """An operation could not be applied, or an edit cannot be written as operations, for ``reason``."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-class OperationRefused(AmendError):
-    """The operation at ``index`` (from 0) in the amendment could not be applied; nothing of it was."""
-
-    def __init__(self, reason: str, *, index: int) -> None:
-        super().__init__(reason)
-        self.index = index
 
 
 # --- a mutable Ruleset tree, keyed by the anchors of the revision it came from ---------------------

@@ -14,13 +14,13 @@ from django.db import transaction
 from ruleset.amendment_operations import (
     PAGE_OPS,
     RULE_OPS,
-    OperationRefused,
     apply_page_operations,
     apply_rule_operations,
     translate_operations,
 )
 from ruleset.models import RULESET_SLUG, Page, Revision, RuleChange
 from ruleset.services import NO_RULESET, WikiError, clean_page_text, clean_summary, revision_append
+from votes.amendment_errors import OperationRefused
 
 AMENDMENT_NO_PAGE = "there is no wiki page “{page}”"
 AMENDMENT_OPERATION = "Operation {number}: {reason}."

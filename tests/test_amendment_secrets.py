@@ -21,6 +21,7 @@ import pytest
 import time_machine
 from django.test import Client
 
+from blognomic.flows.amendments.models import AmendmentApplication
 from blognomic.flows.amendments.services import (
     amendment_preview,
     amendment_preview_for,
@@ -28,7 +29,6 @@ from blognomic.flows.amendments.services import (
     ruleset_base_number,
 )
 from blognomic.flows.amendments.shape import AmendmentRefused
-from blognomic.models import AmendmentApplication
 from gndt.models import Column, Row
 from gndt.services import GndtError, gndt_column_add, gndt_column_edit, gndt_column_retire, gndt_row_add
 from ruleset.models import Page

@@ -12,6 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from blognomic.flows.amendments import services as amendment_services
+from blognomic.flows.amendments.models import AmendmentApplication
 from blognomic.flows.amendments.services import (
     amendment_preview,
     amendment_preview_cached,
@@ -20,7 +21,6 @@ from blognomic.flows.amendments.services import (
     ruleset_base_number,
 )
 from blognomic.flows.amendments.shape import AmendmentRefused
-from blognomic.models import AmendmentApplication
 from dynasties.models import Game, Rename, User
 from gndt.models import Update
 from ruleset.ascension import ruleset_replace_keywords

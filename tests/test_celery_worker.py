@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from blognomic.models import Heartbeat
+from blognomic.running.models import Heartbeat
 from tests.processes import RedisServer
 
 ROOT = Path(__file__).resolve().parent.parent

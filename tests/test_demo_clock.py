@@ -10,8 +10,8 @@ import time_machine
 from django.core.checks import run_checks
 from django.urls import reverse
 
-from blognomic.models import DemoClock
 from blognomic.running import demo_clock
+from blognomic.running.models import DemoClock
 from tests.factories import PASSWORD, make_proposal, make_table, vote
 from tests.test_settings import PRODUCTION, run_manage
 

@@ -13,11 +13,18 @@ from blognomic import enactment
 from blognomic.flows.amendments.services import post_create_with_amendment
 from dynasties.models import Dynasty
 from gndt.models import Cell, Update
+from gndt.services.matters import gndt_values_for_kinds
 from tests.factories import make_table, vote
 from tests.kinds_builders import duchy
 from votes.models import Resolution
 from votes.posting import post_create
-from votes.resolution_steps import ResolutionStep, install, installed_obstacles, installed_steps
+from votes.resolution_steps import (
+    ResolutionStep,
+    install,
+    installed_game_values,
+    installed_obstacles,
+    installed_steps,
+)
 from votes.services import matter_resolve
 
 pytestmark = pytest.mark.django_db
@@ -33,9 +40,11 @@ ARCHITECTURE = Path(__file__).resolve().parents[1] / "docs" / "architecture" / "
 
 
 def test_the_installed_steps_are_the_documented_sequence():
-    """The site installs the steps in the order the architecture page gives, and one obstacle to offering Enact."""
+    """The site installs the steps in the order the architecture page gives, one obstacle to offering Enact, and the
+    GNDT's reader of the values a dynasty's own kinds of matter filter voters by."""
     assert [step.name for step in installed_steps()] == DOCUMENTED_STEPS
     assert [obstacle.name for obstacle in installed_obstacles()] == ["its amendment no longer applies"]
+    assert installed_game_values() is gndt_values_for_kinds
     chain = re.search(r"in one\s+transaction: (.*?)\.\n\n", ARCHITECTURE.read_text(), re.DOTALL)
     assert chain, "the architecture page says what resolving a matter does, step by step"
     named = [" ".join(re.sub(r"\(.*", "", part, flags=re.DOTALL).split()) for part in chain.group(1).split("→")]
@@ -54,7 +63,11 @@ def steps_run():
 
         return ResolutionStep(step.name, run, step.when)
 
-    install(steps=[watched(step) for step in enactment.RESOLUTION_STEPS], obstacles=enactment.ENACTMENT_OBSTACLES)
+    install(
+        steps=[watched(step) for step in enactment.RESOLUTION_STEPS],
+        obstacles=enactment.ENACTMENT_OBSTACLES,
+        game_values=gndt_values_for_kinds,
+    )
     yield ran
     enactment.install_resolution_steps()
 

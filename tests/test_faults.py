@@ -22,7 +22,8 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from blognomic.models import AmendmentApplication, Heartbeat
+from blognomic.flows.amendments.models import AmendmentApplication
+from blognomic.running.models import Heartbeat
 from dynasties.models import Game, Notification, OutgoingMail
 from ruleset.models import Page, Revision
 from ruleset.services import page_create

@@ -11,9 +11,9 @@ import time_machine
 from django.db import OperationalError, connection
 from django.test import Client
 
-from blognomic.models import Heartbeat
 from blognomic.running import health
 from blognomic.running.health import beat_is_fresh
+from blognomic.running.models import Heartbeat
 from blognomic.tasks import heartbeat
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ import time_machine
 from django.urls import reverse
 
 from blognomic import tasks
-from blognomic.models import Heartbeat, JobFailure
 from blognomic.running.backups import BackupError
+from blognomic.running.models import Heartbeat, JobFailure
 from dynasties.models import OutgoingMail, Webhook, WebhookDelivery
 from tests.factories import PASSWORD, make_table
 from tests.test_gndt_pages import count_queries
@@ -120,7 +120,7 @@ def test_staff_get_a_link_to_every_failed_job(admin_client, t0):
     User.objects.filter(username="P02").update(is_staff=True)
     JobFailure.objects.create(task="x", at=t0, error="boom")
     html = panel(admin_client, t0)
-    assert f'<a href="{reverse("admin:blognomic_jobfailure_changelist")}">all failed jobs</a>' in html
+    assert f'<a href="{reverse("admin:running_jobfailure_changelist")}">all failed jobs</a>' in html
 
 
 def test_the_block_costs_the_same_with_one_failure_or_fifty(admin_client, t0, settings):

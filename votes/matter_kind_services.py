@@ -2,8 +2,8 @@
 what judging and resolving need.
 
 The rules themselves are pure (``votes.matter_kind_rules``, ``votes.effects``); here they meet the database. GNDT
-values reach this layer only through the ``votes.signals.gndt_values_requested`` hook, which the site
-connects to the GNDT, and effects are carried out by a step of resolving (``votes.resolution_steps``).
+values reach this layer only through the reader the site installs with the steps of resolving
+(``votes.resolution_steps.game_values``), and effects are carried out by one of those steps.
 
 How to define a kind and an effect in code (as the admin does with the forms, citing the enacted Proposal;
 every argument is keyword-only and ``now`` is passed in)::
@@ -48,7 +48,7 @@ from dynasties.models import Dynasty, User
 from dynasties.parsing import parse_whole_number
 from votes import effects, matter_kind_rules
 from votes.models import AMENDABLE_KINDS, MatterEffect, MatterKind, Post, Status
-from votes.signals import gndt_values_requested
+from votes.resolution_steps import game_values as installed_game_values
 from votes.tallying import Electorate, Tally
 
 
@@ -102,12 +102,9 @@ def _whole(value, what: str) -> int | None:
 # --- Reading ---
 
 
-def game_values(dynasty_id: object, *, at: datetime | None = None) -> matter_kind_rules.GameValues:
-    """The dynasty's GNDT as the kinds read it, from whichever layer answers the hook (none: no GNDT)."""
-    for _, answer in gndt_values_requested.send(sender=MatterKind, dynasty_id=dynasty_id, at=at):
-        if answer is not None:
-            return answer
-    return matter_kind_rules.NO_GNDT
+def game_values(dynasty_id: int, *, at: datetime | None = None) -> matter_kind_rules.GameValues:
+    """The dynasty's GNDT as the kinds read it, through the reader the site installs (none: no GNDT)."""
+    return installed_game_values(dynasty_id, at=at)
 
 
 def kinds_in_force(dynasty: Dynasty | None) -> list[MatterKind]:
@@ -129,7 +126,7 @@ class ValuesCache:
     def __init__(self) -> None:
         self._read: dict[tuple[object, datetime | None], matter_kind_rules.GameValues] = {}
 
-    def get(self, dynasty_id: object, at: datetime | None) -> matter_kind_rules.GameValues:
+    def get(self, dynasty_id: int, at: datetime | None) -> matter_kind_rules.GameValues:
         if (dynasty_id, at) not in self._read:
             self._read[(dynasty_id, at)] = game_values(dynasty_id, at=at)
         return self._read[(dynasty_id, at)]

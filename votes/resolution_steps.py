@@ -1,4 +1,5 @@
-"""The steps of resolving a matter, in order, and the checks that may stop Enact being offered.
+"""The steps of resolving a matter, in order, the checks that may stop Enact being offered, and the reader of a
+dynasty's GNDT values that a dynasty's own kinds of matter filter voters by.
 
 Resolving a matter writes to layers above this one (the Ruleset, the GNDT, the next dynasty), which votes
 never imports. So votes runs a sequence the site installs when it starts: each step named, each with the
@@ -7,6 +8,8 @@ place, ``blognomic/enactment.py``; ``votes.services.matter_resolve`` runs it.
 
 A step that cannot carry out its part raises ``EnactmentRefused``: the transaction keeps nothing and the
 admin is shown the message.
+
+This is the one way votes asks a higher layer for anything: typed callables the site installs, never a signal.
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from django.core.exceptions import ImproperlyConfigured
 
+from votes.matter_kind_rules import NO_GNDT, GameValues
 from votes.models import AMENDABLE_KINDS, Kind, Outcome
 
 if TYPE_CHECKING:
@@ -87,14 +91,42 @@ class EnactmentObstacle:
     find: Callable[..., dict[int, str]]
 
 
+class GameValuesReader(Protocol):
+    """Reads a dynasty's GNDT as a kind of matter's electorate filter sees it, now (``at`` None) or as it stood
+    ``at``: every column in use with its kind and whether it is hidden, and each player's visible values."""
+
+    def __call__(self, dynasty_id: int, *, at: datetime | None = None) -> GameValues: ...
+
+
+def _no_gndt(dynasty_id: int, *, at: datetime | None = None) -> GameValues:
+    return NO_GNDT
+
+
 _steps: list[ResolutionStep] = []
 _obstacles: list[EnactmentObstacle] = []
+_game_values: list[GameValuesReader] = [_no_gndt]
 
 
-def install(*, steps: Sequence[ResolutionStep], obstacles: Sequence[EnactmentObstacle]) -> None:
-    """Make ``steps`` what resolving a matter does, in this order, and ``obstacles`` what may stop Enact."""
+def install(
+    *,
+    steps: Sequence[ResolutionStep],
+    obstacles: Sequence[EnactmentObstacle],
+    game_values: GameValuesReader,
+) -> None:
+    """Make ``steps`` what resolving a matter does, in this order, ``obstacles`` what may stop Enact, and
+    ``game_values`` what reads a dynasty's GNDT for its kinds of matter (until installed: there is no GNDT)."""
     _steps[:] = steps
     _obstacles[:] = obstacles
+    _game_values[:] = [game_values]
+
+
+def installed_game_values() -> GameValuesReader:
+    return _game_values[0]
+
+
+def game_values(dynasty_id: int, *, at: datetime | None = None) -> GameValues:
+    """The dynasty's GNDT values as the installed reader gives them."""
+    return _game_values[0](dynasty_id, at=at)
 
 
 def installed_steps() -> tuple[ResolutionStep, ...]:

@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
-from blognomic.models import JobFailure
 from blognomic.running.health import beat_is_fresh, beat_last_run
+from blognomic.running.models import JobFailure
 from dynasties.models import OutgoingMail, WebhookDelivery
 from votes import horizon
 

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from blognomic.models import DemoClock
+from blognomic.running.models import DemoClock
 from dynasties.models import User
 
 # The steps the admin panel offers, by the hours its buttons send.

@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass
 from datetime import datetime
 
+from celery import Celery
 from celery.schedules import maybe_schedule
 from django.conf import settings
 from django.db import connections
@@ -32,10 +33,12 @@ class Entry:
 
 
 class EmbeddedBeat(threading.Thread):
-    """Runs the beat schedule's tasks as they fall due, until ``stop()``."""
+    """Runs the beat schedule's tasks as they fall due, until ``stop()``. ``app`` is the site's Celery app, passed
+    in by the wiring that owns it (``manage.py run``)."""
 
-    def __init__(self, schedule: dict | None = None):
+    def __init__(self, *, app: Celery, schedule: dict | None = None):
         super().__init__(name="embedded-beat", daemon=True)
+        self.app = app
         self.schedule = settings.CELERY_BEAT_SCHEDULE if schedule is None else schedule
         self._stopping = threading.Event()
         self.runs = 0
@@ -44,9 +47,7 @@ class EmbeddedBeat(threading.Thread):
         self._stopping.set()
 
     def entries(self) -> list[Entry]:
-        # The Celery app autodiscovers every app's tasks: built only when beat runs in-process.
-        from blognomic.celery import app
-
+        app = self.app
         # Loads every app's tasks module, as a worker does at start.
         app.loader.import_default_modules()
         now = app.now()

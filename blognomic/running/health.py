@@ -26,7 +26,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 
-from blognomic.models import Heartbeat
+from blognomic.running.models import Heartbeat
 
 logger = logging.getLogger(__name__)
 

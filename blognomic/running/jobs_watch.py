@@ -7,7 +7,7 @@ import logging
 
 from django.utils import timezone
 
-from blognomic.models import JobFailure
+from blognomic.running.models import JobFailure
 
 ERROR_LENGTH = 1000
 logger = logging.getLogger(__name__)

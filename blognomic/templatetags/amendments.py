@@ -9,6 +9,7 @@ from __future__ import annotations
 from django import template
 from django.utils import timezone
 
+from blognomic.flows.amendments.models import AmendmentApplication
 from blognomic.flows.amendments.services import (
     amendment_preview_cached,
     amendment_preview_for,
@@ -16,7 +17,6 @@ from blognomic.flows.amendments.services import (
     application_descriptions_for,
     revertible_applications,
 )
-from blognomic.models import AmendmentApplication
 from gndt.selectors import gndt_update_shown
 from ruleset.models import Revision
 from votes.models import Amendment

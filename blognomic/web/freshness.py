@@ -45,7 +45,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.backends.signals import connection_created
 from django.db.models import F
 
-from blognomic.models import ContentVersion, ReaderVersion
+from blognomic.web.models import ContentVersion, ReaderVersion
 from dynasties.read_markers import reader_marking
 
 STORES = ("memory", "cache", "database")

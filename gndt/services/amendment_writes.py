@@ -15,10 +15,11 @@ from django.db.models import Max
 
 from dynasties.models import Dynasty, User
 from gndt import naming
-from gndt.amendment_operations import GNDT_OPS, OperationRefused, Table, apply_gndt_operations, column_spec
+from gndt.amendment_operations import GNDT_OPS, Table, apply_gndt_operations, column_spec
 from gndt.models import Cell, CellChange, Column, Row, Update
 from gndt.services.common import GndtError, cell_name, locked_cells, require_open, shown, write_changes
 from gndt.sight import Sight
+from votes.amendment_errors import OperationRefused
 
 REVERT_CHANGED = "{cell} has changed since the amendment set it (it is now {current}, not {new})"
 OPERATION_FAILED = "Operation {number}: {reason}."

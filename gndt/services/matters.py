@@ -3,8 +3,8 @@
 ``gndt_values_for_kinds`` gives the players' values a kind's electorate filter reads (never a hidden
 column's); ``gndt_apply_resolution_effects`` carries out the effects of an enactment or a failure in the
 resolution's own transaction, as one logged update citing the matter, with each column's bounds and
-clamping. The first answers ``votes.signals.gndt_values_requested``; the second is a step of resolving
-(``blognomic/enactment.py``).
+clamping. The first is the reader of GNDT values and the second a step of resolving, both installed by
+``blognomic/enactment.py``.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from dynasties.models import Dynasty, User
-from gndt.amendment_operations import GndtApplied, OperationRefused, Table, apply_gndt_operations
+from gndt.amendment_operations import GndtApplied, Table, apply_gndt_operations
 from gndt.models import Cell, CellChange, Column, Row, Update
 from gndt.services.amendment_writes import gndt_amendment_table
 from gndt.services.common import GndtError, locked_cells, require_open, write_changes
 from votes import matter_kind_rules
+from votes.amendment_errors import OperationRefused
 from votes.effects import CellDelta, describe
 from votes.models import Outcome
 from votes.resolution_steps import EnactmentRefused
@@ -33,9 +34,7 @@ OUTCOME_WORDS: dict[str, str] = {
 }
 
 
-def gndt_values_for_kinds(
-    sender=None, *, dynasty_id, at: datetime | None = None, **kwargs
-) -> matter_kind_rules.GameValues:
+def gndt_values_for_kinds(dynasty_id: int, *, at: datetime | None = None) -> matter_kind_rules.GameValues:
     """The columns in use and each player's values in the visible ones, now or as they stood ``at``.
 
     Three queries now, four for a past moment (the later changes, played backwards)."""

@@ -9,12 +9,12 @@ from gndt.amendment_operations import (
     NO_SUCH_COLUMN,
     NO_SUCH_ROW,
     PLAYER_ROW,
-    AmendError,
     CellWrite,
     Table,
     apply_gndt_operations,
 )
 from gndt.values import ColumnSpec
+from votes.amendment_errors import AmendError
 
 TABLE = Table(
     columns={

@@ -17,7 +17,7 @@ from tests.factories import make_proposal, vote
 from tests.gndt.builders import make_gndt, update
 from votes.services import matter_resolve
 
-GAME_APPS = ("dynasties", "blognomic", "votes", "ruleset", "gndt")
+GAME_APPS = ("dynasties", "votes", "ruleset", "gndt", "amendments", "wordpress", "running", "web")
 # The page cache's content version is one row the site keeps, not part of any game.
 NOT_GAME_STATE = {"ContentVersion"}
 

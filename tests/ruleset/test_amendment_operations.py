@@ -13,7 +13,6 @@ from ruleset.amendment_operations import (
     PASSAGE_NOT_FOUND,
     PASSAGE_REPEATED,
     TOO_DEEP,
-    AmendError,
     apply_page_operations,
     apply_rule_operations,
     derive_rule_operations,
@@ -22,6 +21,7 @@ from ruleset.amendment_operations import (
     quote_change,
 )
 from ruleset.structure import parse_ruleset, serialize_ruleset
+from votes.amendment_errors import AmendError
 
 RULESET = serialize_ruleset(
     parse_ruleset("""\

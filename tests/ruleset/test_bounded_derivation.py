@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from ruleset.amendment_operations import (
     KEPT_INSIDE_REPEALED,
-    AmendError,
     TooManyOperations,
     apply_rule_operations,
     derive_rule_operations,
@@ -24,6 +23,7 @@ from ruleset.amendment_operations import (
 )
 from ruleset.structure import _match_heading, parse_ruleset, serialize_ruleset
 from tests.growth import LINEAR_GROWTH_LIMIT, cpu_seconds, growth
+from votes.amendment_errors import AmendError
 
 BASE = serialize_ruleset(
     parse_ruleset("""\

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 import pytest
 from django.core.management import CommandError, call_command
 
-from blognomic.models import WordPressItem
 from blognomic.moving.wordpress.importing import import_wordpress
 from blognomic.moving.wordpress.mapping import load_mapping
+from blognomic.moving.wordpress.models import WordPressItem
 from dynasties.models import User
 from tests.wordpress.wxr import C, P, author, export
 from votes.models import Comment, Post, Resolution

@@ -21,8 +21,9 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from dynasties.mail import absolute, mail_queue, send_soon
+from dynasties.mail import absolute, mail_queue
 from dynasties.models import OutgoingMail, User
+from dynasties.tasks import send_soon
 
 SALT = "accounts.email-confirmation"
 

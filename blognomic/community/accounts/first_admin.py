@@ -18,8 +18,9 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from blognomic.community.accounts.addresses import ADDRESS_TAKEN, AddressError, address_check
-from dynasties.mail import mail_queue, send_soon
+from dynasties.mail import mail_queue
 from dynasties.models import PlayerNameValidator, User
+from dynasties.tasks import send_soon
 
 ADMIN_EXISTS = "The site already has an admin ({name}); ask them to make another from the roster."
 NAME_LOOKALIKE = "“{name}” could be mistaken for the account “{other}”; give that name exactly, or another."

@@ -22,8 +22,9 @@ from django.http import HttpResponseRedirect
 from django.template import loader
 from django.utils import timezone
 
-from dynasties.mail import mail_queue, send_soon
+from dynasties.mail import mail_queue
 from dynasties.models import OutgoingMail, User
+from dynasties.tasks import send_soon
 
 # A stranger may ask for resets of someone else's account; the owner gets a few mails an hour at most.
 RESETS_PER_HOUR = 3

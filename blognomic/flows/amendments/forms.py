@@ -13,8 +13,9 @@ from blognomic.flows.amendments.shape import MAX_OPERATIONS, AmendmentRefused
 from dynasties.profiles import ADJUSTABLE
 from gndt.models import Column
 from gndt.selectors import AmendmentPicks
-from ruleset.amendment_operations import AmendError, derive_rule_operations
+from ruleset.amendment_operations import derive_rule_operations
 from ruleset.services import MAX_PAGE_BYTES, PAGE_TOO_LARGE
+from votes.amendment_errors import AmendError
 
 GNDT_ROWS = 5
 GNDT_CHOICES = [

@@ -15,6 +15,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.utils.formats import date_format
 
+from blognomic.flows.amendments.models import AmendmentApplication
 from blognomic.flows.amendments.shape import (
     GAME_OPS,
     AmendmentRefused,
@@ -26,12 +27,10 @@ from blognomic.flows.amendments.shape import (
     wanted,
 )
 from blognomic.flows.roster.services import RosterError, player_rename, rename_problem, rule_change_record
-from blognomic.models import AmendmentApplication
 from dynasties import names
 from dynasties.models import Dynasty, Game, Rename, User
 from dynasties.models import RuleChange as ParameterChange
 from gndt.amendment_operations import GNDT_OPS, apply_gndt_operations, cells_named, describe_cell
-from gndt.amendment_operations import OperationRefused as GndtOperationRefused
 from gndt.models import CellChange, Update
 from gndt.services import GndtError
 from gndt.services.amendment_writes import gndt_amendment_table, gndt_apply_amendment, gndt_revert_amendment
@@ -45,14 +44,12 @@ from ruleset.amendment_operations import (
     rules_named,
     translate_operations,
 )
-from ruleset.amendment_operations import (
-    OperationRefused as RuleOperationRefused,
-)
 from ruleset.amendment_writes import rule_renames_since, ruleset_apply_amendment, ruleset_revert_amendment
 from ruleset.diffing import render_inline_diff
 from ruleset.models import RULESET_SLUG, Page, Revision, RuleChange
 from ruleset.services import WikiError
 from ruleset.structure import parse_ruleset, serialize_ruleset
+from votes.amendment_errors import OperationRefused
 from votes.models import Amendment, Post, Status
 from votes.posting import amendment_save, post_create
 from votes.resolution_steps import EnactmentRefused
@@ -197,7 +194,7 @@ def _preview_rules(operations: list[dict], preview: Preview, descriptions: dict[
     touched = _rules_touched(page, base, operations, translated) if base < current.number else {}
     try:
         applied = apply_rule_operations(current.text, translated, stale=bool(touched))
-    except RuleOperationRefused as error:
+    except OperationRefused as error:
         stale_words = touched.get(error.index)
         if stale_words:
             preview.problems.append(f"{stale_words}; {error.reason}")
@@ -278,7 +275,7 @@ def _preview_pages(
         )
         try:
             text = apply_page_operations(current.text, [operations[i] for i in indices], stale=bool(later))
-        except RuleOperationRefused as error:
+        except OperationRefused as error:
             index = indices[error.index]
             preview.problems.append(
                 f"{stale_words}; {error.reason}"
@@ -337,7 +334,7 @@ def _preview_gndt(
                         )
     try:
         applied = apply_gndt_operations(table, operations)
-    except GndtOperationRefused as error:
+    except OperationRefused as error:
         words = stale.pop(error.index, "")
         preview.problems.append(
             f"{words}; {error.reason}" if words else refusal(error.index, operations[error.index], error.reason).args[0]

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from blognomic.flows.amendments.forms import AmendmentForm
+from blognomic.flows.amendments.models import AmendmentApplication
 from blognomic.flows.amendments.services import (
     amendment_preview,
     amendment_revert,
@@ -20,7 +21,6 @@ from blognomic.flows.amendments.services import (
     ruleset_base_number,
 )
 from blognomic.flows.amendments.shape import AmendmentRefused
-from blognomic.models import AmendmentApplication
 from gndt.selectors import amendment_picks
 from ruleset.models import RULESET_SLUG, Revision
 from votes import limits

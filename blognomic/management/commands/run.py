@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import DatabaseError
 from whitenoise.runserver_nostatic.management.commands.runserver import Command as RunserverCommand
 
+from blognomic.celery import app as celery_app
 from blognomic.running import demo_clock
 from blognomic.running.embedded_beat import EmbeddedBeat
 
@@ -47,7 +48,7 @@ class Command(RunserverCommand):
                 self.stdout.write(f"Demo clock on, {ahead} ahead of the real one: the admin panel moves it.")
         # With the autoreloader this runs in the serving child only, so one schedule runs per site.
         if not options.get("no_beat"):
-            EmbeddedBeat().start()
+            EmbeddedBeat(app=celery_app).start()
             settings.HEALTH_CHECKS_BEAT = True  # this process runs beat, so /healthz/ may expect it
             self.stdout.write("Beat schedule running in-process (CELERY_BEAT_SCHEDULE).")
         super().inner_run(*args, **options)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from blognomic.flows.amendments.models import AmendmentApplication
 from blognomic.flows.amendments.shape import AmendmentRefused, check_shape
-from blognomic.models import AmendmentApplication
 from blognomic.moving.archive.fields import MAX_INTEGER, ArchiveError, Reader, check_json, format_time
 from ruleset.models import Revision
 from votes.models import Amendment

@@ -41,10 +41,10 @@ from urllib.parse import unquote
 from django.db import transaction
 from django.utils import timezone
 
-from blognomic.models import WordPressItem
 from blognomic.moving.archive import ArchiveError, import_archive
 from blognomic.moving.wordpress.mapping import VOTABLE, Mapping, is_truthy, kind_of, skip_reason, status_of
 from blognomic.moving.wordpress.markup import wordpress_to_markdown
+from blognomic.moving.wordpress.models import WordPressItem
 from blognomic.moving.wordpress.people import People, PeopleRefused
 from blognomic.moving.wordpress.reading import Channel, WxrComment, WxrPost, parse_gmt, read_wxr
 from blognomic.moving.wordpress.recorded import ENACTED, FAILED, SELF_KILLED, VETOED

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from blognomic.models import Heartbeat, JobFailure
+from blognomic.running.models import Heartbeat, JobFailure
 
 admin.site.register(Heartbeat)
 
