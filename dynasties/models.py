@@ -21,7 +21,7 @@ from django.urls import get_script_prefix, reverse
 from django.utils.deconstruct import deconstructible
 
 from dynasties import chat_formats, names
-from dynasties.profiles import get_profile, with_overrides
+from dynasties.profiles import get_profile, in_force_at, with_overrides
 from dynasties.theming import DEFAULT_PALETTE, DEFAULT_VOTE_LABELS, HEADER_LINE_MAX, PALETTES, VOTE_LABEL_MAX, Theme
 
 PROFILE_CHOICES = [
@@ -206,12 +206,13 @@ class Game(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def rules_profile(self):
-        """The profile with every change enacted proposals made to its parameters, latest last."""
-        if not hasattr(self, "_rules_profile"):
-            overrides = dict(RuleChange.objects.order_by("at", "pk").values_list("parameter", "value"))
-            self._rules_profile = with_overrides(get_profile(self.profile), overrides)
-        return self._rules_profile
+    def rules_profile(self, *, at: datetime | None = None):
+        """The profile with the changes enacted proposals made to its parameters by ``at`` (all of them when
+        None), latest last: the game at a past moment is judged by the rules then, not by later changes."""
+        if not hasattr(self, "_rule_changes"):
+            # Read once per instance, so a page judging many moments asks once.
+            self._rule_changes = list(RuleChange.objects.order_by("at", "pk").values_list("at", "parameter", "value"))
+        return with_overrides(get_profile(self.profile), in_force_at(self._rule_changes, at=at))
 
     @classmethod
     def load(cls) -> Game:

@@ -10,7 +10,9 @@ these parameters, so each difference between the eras is one named field here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from dynasties.parsing import InputError, parse_whole_number
@@ -382,6 +384,12 @@ def parse_parameter(parameter: str, raw: str) -> object:
         pass
     expected = "a whole number of 0 or more" + (", or none" if nullable else "")
     raise ValueError(BAD_PARAMETER_VALUE.format(parameter=parameter, expected=expected, raw=raw))
+
+
+def in_force_at(changes: Iterable[tuple[datetime, str, object]], *, at: datetime | None) -> dict[str, object]:
+    """The value each changed parameter had at ``at`` (every change on record when None): ``changes`` are
+    (when made, parameter, value), oldest first, so a later change of one parameter wins."""
+    return {parameter: value for made, parameter, value in changes if at is None or made <= at}
 
 
 def with_overrides(profile: Profile, overrides: dict[str, object]) -> Profile:

@@ -82,6 +82,34 @@ def test_a_raised_pending_limit_lets_a_third_proposal_through(enacted, t0):
     assert RuleChange.objects.get().proposal == proposal
 
 
+def test_the_profile_at_a_moment_has_only_the_changes_made_by_then(enacted, t0):
+    """``rules_profile(at=…)`` applies the changes recorded by ``at``, the later of two changes to one parameter
+    winning; without ``at`` every change on record applies."""
+    players, proposal = enacted
+    first, second = t0 + timedelta(hours=14), t0 + timedelta(hours=20)
+    rule_change_record(parameter="cfj_hours", raw_value="30", proposal=proposal, admin=players[1], now=first)
+    rule_change_record(parameter="cfj_hours", raw_value="60", proposal=proposal, admin=players[1], now=second)
+    rule_change_record(parameter="stale_after_days", raw_value="none", proposal=proposal, admin=players[1], now=second)
+    game = Game.load()
+    before = game.rules_profile(at=first - timedelta(seconds=1))
+    assert (before.cfj_hours, before.stale_after_days) == (48, 7)
+    assert game.rules_profile(at=first).cfj_hours == 30
+    between = game.rules_profile(at=second - timedelta(minutes=1))
+    assert (between.cfj_hours, between.stale_after_days) == (30, 7)
+    assert (game.rules_profile(at=second).cfj_hours, game.rules_profile(at=second).stale_after_days) == (60, None)
+    assert game.rules_profile() == game.rules_profile(at=second)
+
+
+def test_the_profile_at_many_moments_reads_the_changes_once(enacted, t0, django_assert_num_queries):
+    players, proposal = enacted
+    rule_change_record(parameter="cfj_hours", raw_value="30", proposal=proposal, admin=players[1], now=t0)
+    game = Game.load()
+    with django_assert_num_queries(1):
+        for hours in range(-2, 3):
+            game.rules_profile(at=t0 + timedelta(hours=hours))
+        game.rules_profile()
+
+
 def test_changes_need_an_admin_and_an_enacted_proposal(enacted, t0):
     players, proposal = enacted
     pending = make_proposal(players[4], at=t0 + timedelta(hours=14), title="Proposal: Not Yet")
