@@ -5,13 +5,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from datetime import datetime
 
-from dynasties.models import Dynasty, User
 from votes import engine, limits
 from votes.matter_kind_services import ValuesCache
-from votes.models import Comment, Kind, Post
-from votes.selectors import pending_at
+from votes.models import Comment, Post
 from votes.state import GameState
 
 
@@ -78,12 +75,3 @@ def values_cache(state: GameState) -> ValuesCache:
     if cache is None:
         cache = state._values_cache = ValuesCache()
     return cache
-
-
-def electorate_at(moment: datetime) -> engine.Electorate:
-    """Who could vote at a past moment: players active then, the Emperor of the dynasty then, hiatus then."""
-    active = frozenset(User.objects.active_at(moment).values_list("username", flat=True))
-    dynasty = Dynasty.objects.at(moment)
-    emperor = dynasty.emperor.username if dynasty and dynasty.emperor else None
-    pending_dov = bool(pending_at(moment, kinds=(Kind.DOV,)))
-    return engine.Electorate(active=active, emperor=emperor, hiatus=pending_dov)

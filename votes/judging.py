@@ -10,16 +10,8 @@ from datetime import datetime, timedelta
 from dynasties.clock import format_iso_time, moment_plus
 from dynasties.models import Game
 from votes import engine, horizon, limits, matter_kind_rules
-from votes.engine_inputs import (
-    ballots_by_post,
-    ballots_from,
-    electorate_at,
-    electorate_of,
-    matter_from,
-    matter_of_ballots,
-    values_cache,
-)
-from votes.matter_kind_services import electorate_for_post
+from votes.at_moment import Basis, basis_of, judge_at, read_basis_at
+from votes.engine_inputs import ballots_by_post, ballots_from, values_cache
 from votes.models import Comment, Kind, Post
 from votes.resolution_steps import obstacles_to_enacting
 from votes.selectors import pending_at
@@ -31,16 +23,14 @@ def judge_matter(
     post: Post, comments: Iterable[Comment], *, state: GameState, now: datetime
 ) -> tuple[engine.Judgement, engine.Electorate, matter_kind_rules.KindSpec | None]:
     """Judge a pending matter as it stands: its judgement, who may vote on it and its dynasty's kind, if any."""
-    return _judge_ballots(post, ballots_from(comments), base=electorate_of(state), state=state, now=now)
+    return _judge_ballots(post, ballots_from(comments), basis=basis_of(state, at=now), state=state)
 
 
 def _judge_ballots(
-    post: Post, ballots: tuple[engine.Ballot, ...], *, base: engine.Electorate, state: GameState, now: datetime
+    post: Post, ballots: tuple[engine.Ballot, ...], *, basis: Basis, state: GameState
 ) -> tuple[engine.Judgement, engine.Electorate, matter_kind_rules.KindSpec | None]:
-    electorate, spec = electorate_for_post(post, base, cache=values_cache(state))
-    judgement = _judge(
-        matter_of_ballots(post, ballots), electorate=electorate, profile=state.game.rules_profile(), now=now, kind=spec
-    )
+    judgement, electorate, spec = judge_at(post, ballots, basis=basis, cache=values_cache(state))
+    _note_horizon(judgement, now=basis.at)
     return judgement, electorate, spec
 
 
@@ -53,11 +43,9 @@ def oldest_pending_id(pending: Sequence[Post], *, profile, now: datetime) -> obj
     return engine.oldest_pending(proposals, profile=profile, now=now)
 
 
-def _judge(matter: engine.Matter, **arguments) -> engine.Judgement:
-    """``engine.judge``, noting when its verdict would change with time alone (see ``votes.horizon``)."""
-    judgement = engine.judge(matter, **arguments)
-    horizon.note((judgement.enact_from, judgement.fail_from), now=arguments["now"])
-    return judgement
+def _note_horizon(judgement: engine.Judgement, *, now: datetime) -> None:
+    """Note when the verdict would change with time alone (see ``votes.horizon``)."""
+    horizon.note((judgement.enact_from, judgement.fail_from), now=now)
 
 
 def judge_posts(posts: Sequence[Post], *, state: GameState, now: datetime) -> dict[int, engine.Judgement]:
@@ -66,8 +54,8 @@ def judge_posts(posts: Sequence[Post], *, state: GameState, now: datetime) -> di
     if not pending:
         return {}
     by_post = ballots_by_post(pending)
-    base = electorate_of(state)
-    return {post.pk: _judge_ballots(post, by_post[post.pk], base=base, state=state, now=now)[0] for post in pending}
+    basis = basis_of(state, at=now)
+    return {post.pk: _judge_ballots(post, by_post[post.pk], basis=basis, state=state)[0] for post in pending}
 
 
 RESOLUTION_ACTIONS = ("enact", "fail")
@@ -184,11 +172,11 @@ def iter_resolvable_matters(
 def tally_report(post: Post, *, now: datetime) -> dict:
     """The tally interface's JSON object (see docs/reference/commands.md) for ``post`` as it stood at ``now``."""
     game = Game.load()
-    profile = game.rules_profile()
+    basis = read_basis_at(now, game=game)
+    profile = basis.profile
     comments = list(post.comments.filter(at__lte=now).select_related("author").order_by("at", "pk"))
-    matter = matter_from(post, comments)
-    electorate, spec = electorate_for_post(post, electorate_at(now), at=now)
-    judgement = _judge(matter, electorate=electorate, profile=profile, now=now, kind=spec)
+    judgement, electorate, spec = judge_at(post, ballots_from(comments), basis=basis)
+    _note_horizon(judgement, now=now)
     horizon.note_ages((post.posted_at,), timedelta(hours=0.005), now=now)  # its hours open, to a hundredth
     tally = judgement.tally
     if post.kind == Kind.PROPOSAL:

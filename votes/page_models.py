@@ -9,15 +9,18 @@ from datetime import datetime, timedelta
 
 from django.db.models import Q
 
+from dynasties.models import Game
+from dynasties.profiles import Profile
 from dynasties.terms import replace_keywords
 from votes import effects, engine, horizon, limits, matter_kind_rules, tallying
-from votes.engine_inputs import ballots_from, edit_comments, electorate_at, electorate_of, matter_from
+from votes.at_moment import judge_at, read_basis_at
+from votes.engine_inputs import ballots_from, edit_comments, electorate_of, matter_from
 from votes.judging import (
     judge_matter,
     oldest_pending_id,
     resolution_standings,
 )
-from votes.matter_kind_services import effects_in_force, electorate_for_post, resolution_facts
+from votes.matter_kind_services import effects_in_force, resolution_facts
 from votes.models import Comment, Icon, Kind, Post, Resolution
 from votes.recorded import Recorded, read_recorded
 from votes.selectors import votes_by_post
@@ -234,7 +237,7 @@ def matter_view(post: Post, *, state: GameState, now: datetime, viewer) -> Matte
         )
         view.options, view.standing = options[post.pk], standings[post.pk]
     else:
-        electorate = _judge_resolved(view, matter, comments, profile=profile)
+        electorate, profile = _judge_resolved(view, matter, comments, game=state.game)
     _mark_comment_rows(view, matter=matter, electorate=electorate, profile=profile)
     view.columns = _vote_columns(view.judgement, matter.ballots)
     view.allowed_icons = (
@@ -262,22 +265,25 @@ def judged_as_of(*, resolved_at: datetime | None, comment_times: Sequence[dateti
     return max([posted_at, *comment_times])
 
 
-def _judge_resolved(view: MatterView, matter, comments: list[Comment], *, profile) -> engine.Electorate:
-    """A resolved matter, judged with the electorate of its resolution time, shown for the record; an imported
-    one with the result recorded where it came from."""
+def _judge_resolved(
+    view: MatterView, matter, comments: list[Comment], *, game: Game
+) -> tuple[engine.Electorate, Profile]:
+    """A resolved matter, judged as the game stood at its resolution (electorate, hiatus and rules then),
+    shown for the record; an imported one with the result recorded where it came from. Gives who could vote
+    then and the rules then."""
     post = view.post
     latest = post.resolutions.filter(~Q(outcome=Resolution.REOPENED)).last()
     moment = judged_as_of(
         resolved_at=latest.at if latest else None, comment_times=[c.at for c in comments], posted_at=post.posted_at
     )
-    electorate, view.kind = electorate_for_post(post, electorate_at(moment), at=moment)
+    basis = read_basis_at(moment, game=game)
     # Judged as it stood when resolved: the record never changes with time, so no moment is noted (one
     # noted after the resolution would expire the cached page in the past, and it would never be served).
-    view.judgement = engine.judge(matter, electorate=electorate, profile=profile, now=moment, kind=view.kind)
+    view.judgement, electorate, view.kind = judge_at(post, matter.ballots, basis=basis)
     view.keeps_recorded_result = post.keeps_recorded_result(latest)
     if view.keeps_recorded_result and latest is not None:
         view.recorded, view.recorded_note = read_recorded(latest.tally), latest.note
-    return electorate
+    return electorate, basis.profile
 
 
 def _mark_comment_rows(view: MatterView, *, matter, electorate, profile) -> None:

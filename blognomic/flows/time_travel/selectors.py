@@ -13,7 +13,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from dynasties.hiatus import hiatus_at
 from dynasties.models import Dynasty, Game
 from dynasties.selectors import Roster, roster_at
 from gndt.selectors import Table, gndt_table_as_of
@@ -21,8 +20,9 @@ from ruleset.cached import content_html
 from ruleset.lineage import fill_blame, ruleset_blame
 from ruleset.models import RULESET_SLUG, Page, Revision
 from votes import engine
-from votes.engine_inputs import matter_from
-from votes.matter_kind_services import ValuesCache, electorate_for_post
+from votes.at_moment import Basis, basis_at, judge_at
+from votes.engine_inputs import ballots_from
+from votes.matter_kind_services import ValuesCache
 from votes.models import Comment, Kind, Post
 from votes.selectors import pending_at
 from votes.state import GameState
@@ -62,6 +62,7 @@ class GameAt:
     ruleset_html: str = ""
     table: Table | None = None
     settings: Game | None = None  # the game's profile, read once for the page
+    basis: Basis | None = None  # the rules, electorate and hiatus then, that every matter then is judged by
 
     @property
     def quorum(self) -> int:
@@ -73,30 +74,20 @@ class GameAt:
         return bool(self.dynasty or self.roster.active or self.roster.idle_count or self.ruleset_revision)
 
 
-def _pending_then(moment: datetime, roster: Roster, dynasty: Dynasty | None, settings: Game) -> list[PendingThen]:
-    """The matters pending at ``moment``, each judged as the tally box would have judged it then."""
-    pending = pending_at(moment)
+def _pending_then(at: datetime, pending: list[Post], basis: Basis) -> list[PendingThen]:
+    """The matters pending at ``at``, each judged as the tally box would have judged it then (``judge_at``)."""
     if not pending:
         return []
     by_post: dict[int, list[Comment]] = defaultdict(list)
-    votes = Comment.objects.filter(post__in=pending, icon__isnull=False, at__lte=moment).select_related("author")
+    votes = Comment.objects.filter(post__in=pending, icon__isnull=False, at__lte=at).select_related("author")
     for comment in votes.order_by("at", "pk"):
         by_post[comment.post_id].append(comment)
-    profile = settings.rules_profile()
-    emperor = dynasty.emperor.username if dynasty and dynasty.emperor else None
-    electorate = engine.Electorate(
-        active=roster.active_names, emperor=emperor, hiatus=any(post.kind == Kind.DOV for post in pending)
-    )
     proposals = [(post.pk, post.posted_at) for post in pending if post.kind == Kind.PROPOSAL]
-    oldest = engine.oldest_pending(proposals, profile=profile, now=moment)
+    oldest = engine.oldest_pending(proposals, profile=basis.profile, now=at)
     values = ValuesCache()
     judged = []
     for post in pending:
-        # A matter of one of the dynasty's own kinds has its own electorate, read from the GNDT as it stood.
-        voters, spec = electorate_for_post(post, electorate, at=moment, cache=values)
-        judgement = engine.judge(
-            matter_from(post, by_post[post.pk]), electorate=voters, profile=profile, now=moment, kind=spec
-        )
+        judgement, _, _ = judge_at(post, ballots_from(by_post[post.pk]), basis=basis, cache=values)
         judged.append(PendingThen(post=post, is_oldest_pending=post.pk == oldest, judgement=judgement))
     return judged
 
@@ -107,12 +98,21 @@ def game_at(moment: datetime, *, viewer) -> GameAt:
     dynasty = Dynasty.objects.at(moment)
     roster = roster_at(moment)
     settings = Game.load()
+    pending = pending_at(moment)
+    basis = basis_at(
+        at=moment,
+        game=settings,
+        dynasty=dynasty,
+        active=roster.active_names,
+        pending_dov=any(post.kind == Kind.DOV for post in pending),
+    )
     game = GameAt(
         moment=moment,
         dynasty=dynasty,
         roster=roster,
-        pending=_pending_then(moment, roster, dynasty, settings),
+        pending=_pending_then(moment, pending, basis),
         settings=settings,
+        basis=basis,
     )
     page = Page.objects.filter(slug=RULESET_SLUG).first()
     if page is not None:
@@ -131,22 +131,13 @@ def game_at(moment: datetime, *, viewer) -> GameAt:
 def sidebar_state_at(game: GameAt) -> GameState:
     """The state the sidebar shows beside the game at a past moment: its roster and Quorum, its dynasty, the
     matters pending and their ages, all as they stood then, so nothing of today sits beside the past."""
-    moment, dynasty, settings = game.moment, game.dynasty, game.settings or Game.load()
-    awaiting_ascension = bool(
-        dynasty and dynasty.declaration_id and (dynasty.ascended_at is None or dynasty.ascended_at > moment)
-    )
-    hiatus = hiatus_at(
-        profile=settings.rules_profile(),
-        now=moment,
-        pending_dov=any(matter.post.kind == Kind.DOV for matter in game.pending),
-        awaiting_ascension=awaiting_ascension,
-    )
+    settings = game.settings or Game.load()
     return GameState(
         game=settings,
-        dynasty=dynasty,
+        dynasty=game.dynasty,
         roster=game.roster,
         pending=[matter.post for matter in game.pending],
-        hiatus=hiatus,
-        now=moment,
+        hiatus=game.basis.hiatus if game.basis else None,
+        now=game.moment,
         past=True,
     )

@@ -51,9 +51,10 @@ from blognomic.moving.wordpress.recorded import ENACTED, FAILED, SELF_KILLED, VE
 from dynasties import names as name_rules
 from dynasties.clock import format_iso_time, storable_moment_problem
 from dynasties.models import Absence, Dynasty, Game, User
-from votes import engine
-from votes.engine_inputs import matter_from
+from votes.at_moment import Basis, basis_at, judge_at
+from votes.engine_inputs import ballots_from
 from votes.markup import render_markdown
+from votes.matter_kind_services import ValuesCache
 from votes.models import MAX_BODY_BYTES, Comment, Kind, Post, Resolution
 
 BATCH = 250  # posts per call of the archive importer: bounds the memory an import holds at once
@@ -451,16 +452,16 @@ class _Import:
     def tally(self) -> None:
         """Each resolved matter gets the tally the engine counts at its resolution, kept with the resolution as
         the admin panel keeps it, beside the result recorded on the old site; where the recorded result says
-        otherwise, the report lists it, on every import. Who could vote then is worked out once for the whole
-        import (``_Electorates``), not per matter, so a history of twenty thousand matters is tallied in
-        seconds. A tally kept before is written again only when it changed."""
+        otherwise, the report lists it, on every import. Each matter is judged as the game stood then
+        (``votes.at_moment.judge_at``: the rules, electorate and hiatus then); the records that says are read
+        once for the whole import (``_Electorates``), not per matter, so a history of twenty thousand matters is
+        tallied in seconds. A tally kept before is written again only when it changed."""
         if not self.resolved:
             return
-        electorates = _Electorates()
-        profile = Game.load().rules_profile()
+        electorates, game, values = _Electorates(), Game.load(), ValuesCache()
         for start in range(0, len(self.resolved), 500):
             chunk = dict(self.resolved[start : start + 500])
-            posts = Post.objects.filter(pk__in=chunk).select_related("author")
+            posts = Post.objects.filter(pk__in=chunk).select_related("author", "matter_kind")
             latest = {r.post_id: r for r in Resolution.objects.filter(post__in=chunk)}  # ordered by time
             comments = defaultdict(list)
             for comment in (
@@ -472,9 +473,9 @@ class _Import:
                 resolution = latest.get(post.pk)
                 if resolution is None or resolution.outcome == Resolution.REOPENED:
                     continue
-                moment = resolution.at
-                matter = matter_from(post, [c for c in comments[post.pk] if c.at <= moment])
-                judgement = engine.judge(matter, electorate=electorates.at(moment), profile=profile, now=moment)
+                at = resolution.at
+                ballots = ballots_from(c for c in comments[post.pk] if c.at <= at)
+                judgement, _, _ = judge_at(post, ballots, basis=electorates.basis_at(at, game=game), cache=values)
                 tally = _kept_tally(judgement.tally, chunk[post.pk])
                 if tally != resolution.tally:
                     resolution.tally = tally
@@ -500,9 +501,9 @@ def _kept_tally(tally, recorded: dict | None) -> dict:
 
 
 class _Electorates:
-    """Who could vote at past moments, as ``votes.engine_inputs.electorate_at`` says, read from the database once:
-    the players who had joined and were not away, the Emperor of the dynasty then, and whether a Declaration
-    of Victory was pending."""
+    """The records ``votes.at_moment.read_basis_at`` reads, read from the database once for many moments: the
+    players who had joined and when they were away, the dynasties, and when each Declaration of Victory was
+    posted and resolved."""
 
     def __init__(self) -> None:
         self.joined = list(User.objects.filter(joined_at__isnull=False).values_list("username", "joined_at"))
@@ -517,27 +518,32 @@ class _Electorates:
             ends.setdefault(post_id, []).append((at, outcome))
         self.declarations = [(p.posted_at, ends.get(p.pk, [])) for p in Post.objects.filter(kind=Kind.DOV)]
 
-    def at(self, moment: datetime) -> engine.Electorate:
-        active = frozenset(
-            name
-            for name, joined in self.joined
-            if joined <= moment and not any(s <= moment and (e is None or e > moment) for s, e in self.away[name])
-        )
-        emperor = None
-        for dynasty in self.dynasties:
-            if dynasty.started_at <= moment and (dynasty.ended_at is None or dynasty.ended_at > moment):
-                emperor = dynasty.emperor.username if dynasty.emperor else None
-        return engine.Electorate(
-            active=active,
-            emperor=emperor,
-            hiatus=any(self._pending(posted, history, moment) for posted, history in self.declarations),
+    def basis_at(self, at: datetime, *, game: Game) -> Basis:
+        return basis_at(
+            at=at,
+            game=game,
+            dynasty=self._dynasty_at(at),
+            active=self._active_at(at),
+            pending_dov=any(self._pending(posted, history, at) for posted, history in self.declarations),
         )
 
+    def _active_at(self, at: datetime) -> frozenset[str]:
+        return frozenset(
+            name
+            for name, joined in self.joined
+            if joined <= at and not any(s <= at and (e is None or e > at) for s, e in self.away[name])
+        )
+
+    def _dynasty_at(self, at: datetime) -> Dynasty | None:
+        """As ``Dynasty.objects.at``: the latest begun by ``at`` and not ended then."""
+        running = [d for d in self.dynasties if d.started_at <= at and (d.ended_at is None or d.ended_at > at)]
+        return running[-1] if running else None
+
     @staticmethod
-    def _pending(posted: datetime, history: list, moment: datetime) -> bool:
-        if posted > moment:
+    def _pending(posted: datetime, history: list, at: datetime) -> bool:
+        if posted > at:
             return False
-        outcomes = [outcome for at, outcome in history if at <= moment]
+        outcomes = [outcome for when, outcome in history if when <= at]
         return not outcomes or outcomes[-1] == Resolution.REOPENED
 
 
