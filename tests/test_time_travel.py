@@ -5,18 +5,26 @@ columns only for those who may see them); bad and future moments refused with a 
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from blognomic.flows.roster.services import rule_change_record
+from dynasties.models import Game
+from dynasties.profiles import PROFILE_2016, PROFILES
 from ruleset.models import Page
 from ruleset.services import page_create, revision_add
-from tests.factories import T0, make_proposal, vote
+from tests.factories import T0, make_proposal, make_table, vote
 from tests.gndt.builders import make_gndt, update
+from votes.judging import judge_posts
+from votes.models import Post
+from votes.posting import post_create
 from votes.services import matter_resolve
+from votes.state import game_state
 
 pytestmark = pytest.mark.django_db
 
@@ -193,3 +201,60 @@ def test_the_pending_ages_of_a_past_state_note_no_moment_to_come(game, t0):
         ages = state.pending_ages
     assert [(age.post.title, round(age.hours)) for age in ages] == [("Proposal: Brighter Lamps", 3)]
     assert moments == []
+
+
+def pending_then(client, moment) -> str:
+    """The pending matters as ``/at/<moment>/`` shows them."""
+    status, html = at(client, moment)
+    assert status == 200
+    return html.split('class="game-at-pending"')[1].split("</section>")[0]
+
+
+def test_a_parameter_changed_after_the_moment_leaves_the_past_as_it_was(client, t0):
+    """A Proposal with Quorum FOR six hours after posting could not be enacted yet under the 12-hour wait then
+    in force; a Proposal enacted later shortens that wait to 4 hours, and the game at that moment still
+    shows it as it stood: the rules then judge it, not today's."""
+    players = make_table(5, start=t0)
+    lamps = make_proposal(players[2], at=t0, title="Proposal: Paper Lamps")
+    for voter in players[3:5]:
+        vote(lamps, voter, "for", at=t0 + timedelta(hours=1))
+    moment = t0 + timedelta(hours=6)
+    before = pending_then(client, moment)
+    assert "Proposal: Paper Lamps" in before and "Could not be resolved yet" in before
+
+    matter_resolve(post=lamps, admin=players[1], action="enact", now=t0 + timedelta(hours=13))
+    quicker = make_proposal(players[3], at=t0 + timedelta(hours=14), title="Proposal: Quicker Lamps")
+    for voter in players[2:5:2]:
+        vote(quicker, voter, "for", at=t0 + timedelta(hours=15))
+    matter_resolve(post=quicker, admin=players[1], action="enact", now=t0 + timedelta(hours=27))
+    quicker = Post.objects.get(pk=quicker.pk)
+    rule_change_record(
+        parameter="quorum_wait_hours", raw_value="4", proposal=quicker, admin=players[1], now=t0 + timedelta(hours=28)
+    )
+    assert Game.load().rules_profile().quorum_wait_hours == 4
+
+    assert pending_then(client, moment) == before
+
+
+def test_a_cfj_pending_across_seasonal_downtime_is_judged_as_the_live_page_judged_it(client, monkeypatch):
+    """Under a ruleset whose Calls for Judgement close sooner during any hiatus (as 2008's do during a
+    Declaration's), a CfJ open 26 hours into seasonal downtime had closed on the live tally box; the game at
+    that moment shows the verdict the live page gave then, hiatus counted, not one judged as if no hiatus."""
+    monkeypatch.setitem(PROFILES, "2016", replace(PROFILE_2016, cfj_hiatus_hours=24))
+    posted = datetime(2016, 12, 23, 10, 0, tzinfo=UTC)
+    players = make_table(5, start=posted)
+    cfj = post_create(author=players[2], kind="cfj", title="CfJ: Lanterns In Winter", body="Rule them lit.", now=posted)
+    vote(cfj, players[3], "for", at=posted + timedelta(hours=2))
+    vote(cfj, players[4], "against", at=posted + timedelta(hours=3))
+    moment = posted + timedelta(hours=26)
+
+    with time_machine.travel(moment, tick=False):
+        state = game_state(moment)
+        live = judge_posts(state.pending, state=state, now=moment)[cfj.pk]
+    assert state.hiatus is not None and state.hiatus.reasons == {"seasonal"}
+    assert live.can_enact or live.can_fail, "the hiatus closed the CfJ on the live page"
+
+    shown = pending_then(client, moment)
+    assert "CfJ: Lanterns In Winter" in shown
+    expected = "Could be enacted" if live.can_enact else "Could be failed"
+    assert expected in shown
