@@ -60,12 +60,12 @@ class UserQuerySet(models.QuerySet):
         """Everyone who has joined the game at some point."""
         return self.filter(joined_at__isnull=False)
 
-    def active_at(self, moment: datetime) -> UserQuerySet:
-        """Players who had joined by ``moment`` and were neither idle nor gone then."""
-        away = Absence.objects.filter(user=OuterRef("pk"), started_at__lte=moment).filter(
-            Q(ended_at__isnull=True) | Q(ended_at__gt=moment)
+    def active_at(self, at: datetime) -> UserQuerySet:
+        """Players who had joined by ``at`` and were neither idle nor gone then."""
+        away = Absence.objects.filter(user=OuterRef("pk"), started_at__lte=at).filter(
+            Q(ended_at__isnull=True) | Q(ended_at__gt=at)
         )
-        return self.filter(joined_at__lte=moment).exclude(Exists(away))
+        return self.filter(joined_at__lte=at).exclude(Exists(away))
 
 
 class PlayerManager(UserManager.from_queryset(UserQuerySet)):
@@ -241,11 +241,11 @@ class DynastyQuerySet(models.QuerySet):
         """The dynasty not yet ended (the newest, were there two), with its Emperor and ordinal."""
         return self.filter(ended_at__isnull=True).order_by("-number").select_related("emperor").with_ordinal()[:1]
 
-    def at(self, moment: datetime) -> Dynasty | None:
-        """The dynasty that was running at ``moment`` (begun by then, not yet ended), with its Emperor."""
+    def at(self, at: datetime) -> Dynasty | None:
+        """The dynasty that was running at ``at`` (begun by then, not yet ended), with its Emperor."""
         return (
-            self.filter(started_at__lte=moment)
-            .filter(models.Q(ended_at__isnull=True) | models.Q(ended_at__gt=moment))
+            self.filter(started_at__lte=at)
+            .filter(models.Q(ended_at__isnull=True) | models.Q(ended_at__gt=at))
             .select_related("emperor")
             .with_ordinal()
             .order_by("-started_at", "-number")

@@ -20,8 +20,8 @@ class Roster:
     accounts with ``idle_among``.
     """
 
-    def __init__(self, moment: datetime, active: list[User], idle_count: int | None = None) -> None:
-        self.moment = moment
+    def __init__(self, at: datetime, active: list[User], idle_count: int | None = None) -> None:
+        self.moment = at
         self.active = active
         self._idle_count = idle_count
         self._idle: list[User] | None = None
@@ -71,8 +71,8 @@ def _active_counting_idle(moment: datetime) -> QuerySet[User]:
     return _current(moment, idle=False).annotate(idle_count=idle_count).order_by(Lower("username"), "username")
 
 
-def roster_at(moment: datetime) -> Roster:
-    """The players at ``moment``: the active ones, each with the number of idle ones, in one query."""
-    active = list(_active_counting_idle(moment))
+def roster_at(at: datetime) -> Roster:
+    """The players at ``at``: the active ones, each with the number of idle ones, in one query."""
+    active = list(_active_counting_idle(at))
     # With no one active there is no row to carry the count; it is counted when asked for.
-    return Roster(moment, active, active[0].idle_count if active else None)
+    return Roster(at, active, active[0].idle_count if active else None)

@@ -49,15 +49,15 @@ def game_variables_shown(dynasty, *, viewer, now: datetime) -> list[VariableShow
     return shown
 
 
-def game_variables_at(dynasty, *, table: Table | None, moment: datetime) -> list[VariableShown]:
-    """The variables ``dynasty`` showed at ``moment``, for the sidebar of the game as it stood then: a cell's
+def game_variables_at(dynasty, *, table: Table | None, at: datetime) -> list[VariableShown]:
+    """The variables ``dynasty`` showed at ``at``, for the sidebar of the game as it stood then: a cell's
     value is read from ``table``, the GNDT then as the viewer may see it, so a cell they may not see, or that
     was not there yet, is left out. One query."""
     if dynasty is None:
         return []
     variables = (
-        GameVariable.objects.filter(dynasty=dynasty, at__lte=moment)
-        .filter(Q(retired_at__isnull=True) | Q(retired_at__gt=moment))
+        GameVariable.objects.filter(dynasty=dynasty, at__lte=at)
+        .filter(Q(retired_at__isnull=True) | Q(retired_at__gt=at))
         .select_related("proposal")
     )
     values = {
@@ -69,7 +69,7 @@ def game_variables_at(dynasty, *, table: Table | None, moment: datetime) -> list
     shown = []
     for variable in variables:
         if variable.phase_rule:
-            shown.append(VariableShown(variable.label, phase_at(moment, variable.phase_rule), True, variable.proposal))
+            shown.append(VariableShown(variable.label, phase_at(at, variable.phase_rule), True, variable.proposal))
         elif (variable.row_id, variable.column_id) in values:
             value = values[(variable.row_id, variable.column_id)]
             shown.append(VariableShown(variable.label, value, False, variable.proposal))

@@ -91,10 +91,10 @@ class ColumnQuerySet(models.QuerySet):
     def in_use(self) -> ColumnQuerySet:
         return self.filter(retired_at__isnull=True)
 
-    def existing_at(self, moment: datetime) -> ColumnQuerySet:
-        """Columns that had been added by ``moment`` and not yet removed."""
-        return self.filter(Q(created_at__isnull=True) | Q(created_at__lte=moment)).filter(
-            Q(retired_at__isnull=True) | Q(retired_at__gt=moment)
+    def existing_at(self, at: datetime) -> ColumnQuerySet:
+        """Columns that had been added by ``at`` and not yet removed."""
+        return self.filter(Q(created_at__isnull=True) | Q(created_at__lte=at)).filter(
+            Q(retired_at__isnull=True) | Q(retired_at__gt=at)
         )
 
 
@@ -198,9 +198,9 @@ class RowQuerySet(models.QuerySet):
     def in_use(self) -> RowQuerySet:
         return self.filter(retired_at__isnull=True)
 
-    def existing_at(self, moment: datetime) -> RowQuerySet:
-        return self.filter(Q(created_at__isnull=True) | Q(created_at__lte=moment)).filter(
-            Q(retired_at__isnull=True) | Q(retired_at__gt=moment)
+    def existing_at(self, at: datetime) -> RowQuerySet:
+        return self.filter(Q(created_at__isnull=True) | Q(created_at__lte=at)).filter(
+            Q(retired_at__isnull=True) | Q(retired_at__gt=at)
         )
 
 

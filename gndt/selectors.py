@@ -141,21 +141,21 @@ def gndt_table_for(
 
 def gndt_table_as_of(
     dynasty: Dynasty,
-    moment: datetime,
+    at: datetime,
     *,
     viewer,
     idle_names: Iterable[str] = (),
     sort: str = NAME_SORT,
     descending: bool = False,
 ) -> Table:
-    """The table as it stood at ``moment``: current values with every later change played backwards.
+    """The table as it stood at ``at``: current values with every later change played backwards.
 
-    For each cell the earliest change after ``moment`` holds, as its old value, what the cell held then; a
-    cell changed only before ``moment`` still holds that value now. Rows and columns added after
-    ``moment``, or removed by then, are left out. Four queries, whatever the size of the log.
+    For each cell the earliest change after ``at`` holds, as its old value, what the cell held then; a
+    cell changed only before ``at`` still holds that value now. Rows and columns added after
+    ``at``, or removed by then, are left out. Four queries, whatever the size of the log.
     """
-    columns = visible_columns(dynasty, viewer, at=moment)
-    rows = list(Row.objects.existing_at(moment).filter(dynasty=dynasty).select_related("user"))
+    columns = visible_columns(dynasty, viewer, at=at)
+    rows = list(Row.objects.existing_at(at).filter(dynasty=dynasty).select_related("user"))
     values = {
         (row_id, column_id): value
         for row_id, column_id, value in Cell.objects.filter(row__dynasty=dynasty).values_list(
@@ -163,7 +163,7 @@ def gndt_table_as_of(
         )
     }
     later = (
-        CellChange.objects.filter(update__dynasty=dynasty, update__at__gt=moment)
+        CellChange.objects.filter(update__dynasty=dynasty, update__at__gt=at)
         .order_by("-update__at", "-update_id", "-pk")
         .values_list("row_id", "column_id", "old")
     )
@@ -173,7 +173,7 @@ def gndt_table_as_of(
     table = _assemble(
         dynasty, columns, rows, values, frozenset(idle_names), sort=sort, descending=descending, viewer=viewer
     )
-    table.as_of = moment
+    table.as_of = at
     return table
 
 

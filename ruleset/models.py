@@ -71,9 +71,9 @@ class RevisionIsImmutable(Exception):
 
 
 class RevisionQuerySet(models.QuerySet):
-    def as_of(self, moment: datetime) -> Revision | None:
-        """The revision that was current at ``moment`` (the last one saved by then), or None."""
-        return self.filter(at__lte=moment).order_by("-at", "-number").first()
+    def as_of(self, at: datetime) -> Revision | None:
+        """The revision that was current at ``at`` (the last one saved by then), or None."""
+        return self.filter(at__lte=at).order_by("-at", "-number").first()
 
     def without_text(self) -> RevisionQuerySet:
         """Revisions for listings: author and post joined, the (possibly 1 MB) text left unloaded."""

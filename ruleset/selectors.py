@@ -164,9 +164,9 @@ def revision_pair(page: Page, old: int, new: int) -> tuple[Revision, Revision]:
     return found[old], found[new]
 
 
-def revision_as_of(page: Page, moment: datetime) -> Revision | None:
-    """The revision current at ``moment``, with its author and post, or None if the page had none yet."""
-    return page.revisions.select_related("author", "post").as_of(moment)
+def revision_as_of(page: Page, at: datetime) -> Revision | None:
+    """The revision current at ``at``, with its author and post, or None if the page had none yet."""
+    return page.revisions.select_related("author", "post").as_of(at)
 
 
 def rule_changes_in(revision: Revision) -> list[RuleChange]:

@@ -235,7 +235,7 @@ def build_game(now) -> Game:
         "amendment_revert": {"pk": 999999},
         "stats_chart": {"name": "active-players"},
         "stats_table": {"table": "players"},
-        "game_at": {"moment": f"{now - timedelta(hours=1):%Y-%m-%dT%H:%M:%SZ}"},
+        "game_at": {"at": f"{now - timedelta(hours=1):%Y-%m-%dT%H:%M:%SZ}"},
     }
     data = {
         "comment_create": {"icon": "for", "text": "Agreed."},

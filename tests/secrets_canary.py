@@ -258,7 +258,7 @@ def plant_secrets(game: Game, now) -> Canary:
         ],
         "gndt_column_edit": [Variant({"pk": column.pk}) for column in (hidden, owner)],
         "gndt_remove": [Variant({"kind": "columns", "pk": column.pk}, data={}) for column in (hidden, owner)],
-        "game_at": [Variant({"moment": f"{now - timedelta(minutes=30):%Y-%m-%dT%H:%M:%SZ}"})],
+        "game_at": [Variant({"at": f"{now - timedelta(minutes=30):%Y-%m-%dT%H:%M:%SZ}"})],
         "message_thread": [Variant({"pk": conversation.pk}), Variant({"pk": conversation.pk}, data={"body": "Hm"})],
         "messages_compose": [Variant(query=f"?to={author.username}")],
         "seal_reveal": [Variant({"pk": seal.pk}), Variant({"pk": seal.pk}, data={"text": "a guess"})],

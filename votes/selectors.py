@@ -18,19 +18,19 @@ from votes import limits
 from votes.models import Comment, Kind, Outcome, Post, Resolution, Status
 
 
-def pending_at(moment: datetime, *, kinds: Sequence[str] | None = None) -> list[Post]:
-    """Votable matters that were pending at ``moment``: posted by then and not resolved by then.
+def pending_at(at: datetime, *, kinds: Sequence[str] | None = None) -> list[Post]:
+    """Votable matters that were pending at ``at``: posted by then and not resolved by then.
 
-    One query, reading only matters pending now or resolved after ``moment`` (a matter resolved by then and
+    One query, reading only matters pending now or resolved after ``at`` (a matter resolved by then and
     never reopened since cannot have been pending), so its cost follows the queue, not the archive.
     """
-    resolved_later = Resolution.objects.filter(post=OuterRef("pk"), at__gt=moment)
+    resolved_later = Resolution.objects.filter(post=OuterRef("pk"), at__gt=at)
     outcome_then = (
-        Resolution.objects.filter(post=OuterRef("pk"), at__lte=moment).order_by("-at", "-pk").values("outcome")[:1]
+        Resolution.objects.filter(post=OuterRef("pk"), at__lte=at).order_by("-at", "-pk").values("outcome")[:1]
     )
     matters = Post.objects.votable() if kinds is None else Post.objects.filter(kind__in=kinds)
     return list(
-        matters.filter(posted_at__lte=moment)
+        matters.filter(posted_at__lte=at)
         .filter(Q(status=Status.PENDING) | Exists(resolved_later))
         .annotate(outcome_then=Subquery(outcome_then))
         .filter(Q(outcome_then__isnull=True) | Q(outcome_then=Resolution.REOPENED))
@@ -109,13 +109,11 @@ def enacted_awaiting_ruleset(*, now: datetime) -> list[Post]:
 RECENT_COMMENTS = 5
 
 
-def recent_comments(limit: int = RECENT_COMMENTS, *, until: datetime | None = None) -> list[Comment]:
-    """The latest comments anywhere (made by ``until``, for the game as it stood then), for the sidebar: one
+def recent_comments(limit: int = RECENT_COMMENTS, *, at: datetime | None = None) -> list[Comment]:
+    """The latest comments anywhere (made by ``at``, for the game as it stood then), for the sidebar: one
     query that reads the newest rows of the index on ``at`` and only the columns the box shows."""
     return list(
-        _recent_comments(
-            Comment.objects.shown() if until is None else Comment.objects.shown().filter(at__lte=until), limit
-        )
+        _recent_comments(Comment.objects.shown() if at is None else Comment.objects.shown().filter(at__lte=at), limit)
     )
 
 

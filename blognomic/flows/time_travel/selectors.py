@@ -92,39 +92,37 @@ def _pending_then(at: datetime, pending: list[Post], basis: Basis) -> list[Pendi
     return judged
 
 
-def game_at(moment: datetime, *, viewer) -> GameAt:
-    """The game as it stood at ``moment`` (not in the future: the view refuses that), as ``viewer`` may see
+def game_at(at: datetime, *, viewer) -> GameAt:
+    """The game as it stood at ``at`` (not in the future: the view refuses that), as ``viewer`` may see
     it."""
-    dynasty = Dynasty.objects.at(moment)
-    roster = roster_at(moment)
+    dynasty = Dynasty.objects.at(at)
+    roster = roster_at(at)
     settings = Game.load()
-    pending = pending_at(moment)
+    pending = pending_at(at)
     basis = basis_at(
-        at=moment,
+        at=at,
         game=settings,
         dynasty=dynasty,
         active=roster.active_names,
         pending_dov=any(post.kind == Kind.DOV for post in pending),
     )
     game = GameAt(
-        moment=moment,
+        moment=at,
         dynasty=dynasty,
         roster=roster,
-        pending=_pending_then(moment, pending, basis),
+        pending=_pending_then(at, pending, basis),
         settings=settings,
         basis=basis,
     )
     page = Page.objects.filter(slug=RULESET_SLUG).first()
     if page is not None:
-        revision = page.revisions.select_related("author", "post").as_of(moment)
+        revision = page.revisions.select_related("author", "post").as_of(at)
         if revision is not None:
             html, _ = content_html(page, revision)
             game.ruleset_page, game.ruleset_revision = page, revision
             game.ruleset_html = fill_blame(html, ruleset_blame(page, up_to=revision.number))
     if dynasty is not None:
-        game.table = gndt_table_as_of(
-            dynasty, moment, viewer=viewer, idle_names=[user.username for user in roster.idle]
-        )
+        game.table = gndt_table_as_of(dynasty, at, viewer=viewer, idle_names=[user.username for user in roster.idle])
     return game
 
 

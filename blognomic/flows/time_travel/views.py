@@ -48,19 +48,19 @@ def game_at_picker(request: GameRequest) -> HttpResponse:
         moment = parse_moment(typed)
     except InputError as error:
         return _refuse(request, str(error), typed)
-    return redirect("game_at", moment=moment_address(moment))
+    return redirect("game_at", at=moment_address(moment))
 
 
 @require_GET
-def game_at_moment(request: GameRequest, moment: str) -> HttpResponse:
+def game_at_moment(request: GameRequest, at: str) -> HttpResponse:
     now = timezone.now()
     request.game_state = game_state(now)
     try:
-        when = parse_moment(moment)
+        when = parse_moment(at)
     except InputError as error:
-        return _refuse(request, str(error), moment)
+        return _refuse(request, str(error), at)
     if when > now:
-        return _refuse(request, FUTURE_MOMENT.format(moment=when.strftime("%Y-%m-%d %H:%M:%S")), moment)
+        return _refuse(request, FUTURE_MOMENT.format(moment=when.strftime("%Y-%m-%d %H:%M:%S")), at)
     game = game_at(when, viewer=request.user)
     status = 200 if game.began else 404
     context = {
@@ -76,7 +76,7 @@ def game_at_moment(request: GameRequest, moment: str) -> HttpResponse:
         request.sidebar_then = True
         context["sidebar_then"] = {
             "state": sidebar_state_at(game),
-            "recent_comments": recent_comments(until=when),
-            "game_variables": game_variables_at(game.dynasty, table=game.table, moment=when),
+            "recent_comments": recent_comments(at=when),
+            "game_variables": game_variables_at(game.dynasty, table=game.table, at=when),
         }
     return render(request, "time_travel/at.html", context, status=status)
