@@ -118,6 +118,7 @@ def test_through_the_pages_an_admin_hides_and_shows_and_a_player_is_refused(game
     assert "No post is hidden." in admin.get("/admin-panel/hidden/").content.decode()
 
 
+@pytest.mark.django_db(transaction=True)  # flush truncates: PostgreSQL refuses it with deferred checks pending
 def test_a_hidden_post_stays_hidden_through_the_archive(game):
     """A backup restored (``export_archive`` then ``import_archive`` into an empty site) keeps the post hidden,
     and who hid it: a restore must not show again what an admin took off the site."""
