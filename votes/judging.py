@@ -169,6 +169,18 @@ def iter_resolvable_matters(
             yield post, legal[0]
 
 
+def kept_tally(tally: engine.Tally) -> dict:
+    """The tally a resolution keeps (``Resolution.tally``): the counts and who voted how."""
+    return {
+        "for": tally.for_count,
+        "against": tally.against_count,
+        "quorum": tally.quorum,
+        "votes": dict(tally.votes),
+        "self_killed": tally.self_killed,
+        "vetoed": tally.vetoed,
+    }
+
+
 def tally_report(post: Post, *, now: datetime) -> dict:
     """The tally interface's JSON object (see docs/reference/commands.md) for ``post`` as it stood at ``now``."""
     game = Game.load()

@@ -25,7 +25,7 @@ from dynasties.models import User
 from votes import effects, engine, limits, matter_kind_rules, resolution_steps
 from votes.engine_inputs import electorate_of, values_cache
 from votes.fairplay_notices import after_commit, fair_play_check_comment
-from votes.judging import judge_matter, oldest_pending_id, resolution_options
+from votes.judging import judge_matter, kept_tally, oldest_pending_id, resolution_options
 from votes.matter_kind_services import effects_in_force, electorate_for_post, resolution_facts
 from votes.models import MAX_BODY_BYTES, Comment, Icon, Kind, Outcome, Post, Resolution, Status
 from votes.resolution_steps import EnactmentRefused, Resolving
@@ -377,14 +377,7 @@ def resolution_record(resolving: Resolving) -> None:
         by=resolving.by,
         at=resolving.now,
         note=resolving.note,
-        tally={
-            "for": tally.for_count,
-            "against": tally.against_count,
-            "quorum": tally.quorum,
-            "votes": dict(tally.votes),
-            "self_killed": tally.self_killed,
-            "vetoed": tally.vetoed,
-        },
+        tally=kept_tally(tally),
     )
 
 

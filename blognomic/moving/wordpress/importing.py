@@ -53,6 +53,7 @@ from dynasties.clock import format_iso_time, storable_moment_problem
 from dynasties.models import Absence, Dynasty, Game, User
 from votes.at_moment import Basis, basis_at, judge_at
 from votes.engine_inputs import ballots_from
+from votes.judging import kept_tally
 from votes.markup import render_markdown
 from votes.matter_kind_services import ValuesCache
 from votes.models import MAX_BODY_BYTES, Comment, Kind, Post, Resolution
@@ -489,15 +490,7 @@ class _Import:
 
 
 def _kept_tally(tally, recorded: dict | None) -> dict:
-    return {
-        "for": tally.for_count,
-        "against": tally.against_count,
-        "quorum": tally.quorum,
-        "votes": dict(tally.votes),
-        "self_killed": tally.self_killed,
-        "vetoed": tally.vetoed,
-        "recorded": recorded,
-    }
+    return {**kept_tally(tally), "recorded": recorded}
 
 
 class _Electorates:
