@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "blognomic.web",
     "blognomic.community.messaging",
     "blognomic.community.commitments",
+    "blognomic.community.tokens",
     "blognomic.flows.amendments",
     "blognomic.moving.wordpress",
     "blognomic.running",
@@ -205,6 +206,8 @@ PAGE_CACHE = env_bool("PAGE_CACHE", default=True)
 # The longest a page is kept with no write; a page that shows something changing with time sooner (an age, a
 # verdict) is kept only until then (votes/horizon.py).
 PAGE_CACHE_SECONDS = int(env_float("PAGE_CACHE_SECONDS", 600))
+# How many API requests one personal access token may make a minute before it is answered 429 with Retry-After.
+API_TOKEN_RATE = int(env_float("API_TOKEN_RATE", 120))
 CONTENT_VERSION_STORE = env_str("CONTENT_VERSION_STORE", "cache" if REDIS_URL else "database")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker takes a task only when a process of its pool is free: one holding tasks it has not started when Redis

@@ -50,6 +50,7 @@ urlpatterns = [
     path("", include("gndt.urls")),
     path("", include("blognomic.flows.roster.urls")),
     path("", include("blognomic.community.accounts.urls")),
+    path("", include("blognomic.community.tokens.urls")),
     path("", include("blognomic.flows.succession.urls")),
     path("", include("dynasties.urls")),
     path("", include("blognomic.community.messaging.urls")),

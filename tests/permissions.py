@@ -18,6 +18,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from blognomic.community.commitments.services import seal_create
 from blognomic.community.messaging.services import message_send
+from blognomic.community.tokens.issuing import issue_token
 from blognomic.flows.roster.services import application_submit, player_idle, player_leave
 from blognomic.moving.demo import RULESET_TEXT
 from dynasties.models import Application, User
@@ -166,6 +167,7 @@ def build_game(now) -> Game:
     )
     seal = seal_create(owner=active, title="Hole cards", text="AS KD", now=now - timedelta(minutes=10))
     deck = private_deck_deal(dynasty=dynasty, owner=active, hand="3", now=now - timedelta(minutes=10))
+    token = issue_token(user=active, name="Lamp bot", scopes=["read", "vote"], days=30, now=now).token
     active.notices_feed_token = "f" * 43
     active.save(update_fields=["notices_feed_token"])
 
@@ -233,6 +235,7 @@ def build_game(now) -> Game:
         "unsubscribe": {"token": "not-a-token"},
         "password_reset_confirm": {"uidb64": "MQ", "token": "not-a-token"},
         "amendment_revert": {"pk": 999999},
+        "token_revoke": {"pk": token.pk},
         "stats_chart": {"name": "active-players"},
         "stats_table": {"table": "players"},
         "game_at": {"at": f"{now - timedelta(hours=1):%Y-%m-%dT%H:%M:%SZ}"},

@@ -68,6 +68,8 @@ BOOKKEEPING_TABLES = {
     "blognomic_heartbeat": "beat's last run, written every minute and shown in Django's admin and on the admin "
     "panel (kept PAGE_CACHE_SECONDS at most): it would otherwise empty the page cache "
     "every minute",
+    "tokens_tokenuse": "when and from where each personal access token was last used, shown only on its owner's "
+    "account page, which is never cached: a bot's every request would otherwise empty the page cache",
     "blognomic_jobfailure": "failed jobs, shown on the admin panel (kept PAGE_CACHE_SECONDS at most): a job "
     "failing every minute would otherwise empty the page cache every minute",
 }

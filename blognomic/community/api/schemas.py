@@ -135,5 +135,18 @@ class Rules(Schema):
     rules: list[RuleOut]
 
 
+class TokenOut(Schema):
+    name: str
+    scopes: list[str]
+    expires_at: datetime
+
+
+class Me(Schema):
+    name: str
+    player: bool
+    admin: bool
+    token: TokenOut | None  # None when a signed-in browser asks
+
+
 class Problem(Schema):
     detail: str

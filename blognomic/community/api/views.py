@@ -1,6 +1,10 @@
-"""A read-only JSON API for other tools: posts with their tallies, the roster, the GNDT and its log, the
-Ruleset's revisions and rules. Anyone may read it; it shows what a visitor sees (no secret GNDT columns,
-no author of an anonymous post). Lists are paginated; each answer costs a fixed number of queries.
+"""A JSON API for other tools: posts with their tallies, the roster, the GNDT and its log, the Ruleset's
+revisions and rules. Anyone may read it; it shows what a visitor sees (no secret GNDT columns, no author of an
+anonymous post). Lists are paginated; each answer costs a fixed number of queries.
+
+A player's own programs act for them with a personal access token in the ``Authorization: Bearer`` header
+(made on the account page). A token presented with any request is checked, so a revoked or expired one is
+refused at once, and each token's requests are counted against its budget (429 with ``Retry-After``).
 """
 
 from __future__ import annotations
@@ -16,9 +20,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
 from ninja import NinjaAPI, Query
-from ninja.errors import HttpError, ValidationError
+from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from blognomic.community.api import schemas
+from blognomic.community.tokens.auth import BrowserSession, PersonalToken
+from blognomic.community.tokens.models import AccessToken
+from blognomic.community.tokens.throttling import TokenRateThrottle
 from gndt.selectors import gndt_log, gndt_table_for, log_entries
 from ruleset.models import Page, Revision
 from ruleset.structure import parse_ruleset
@@ -26,7 +33,33 @@ from votes.judging import judge_posts, tally_report
 from votes.models import KIND_SLUGS, Comment, Kind, Post, Status
 from votes.state import game_state
 
-api = NinjaAPI(title="BlogNomic", version="1", urls_namespace="api", docs_url=None, description=__doc__.strip())
+
+def anyone(request: HttpRequest) -> str:
+    """Reading needs no token; this lets a request without one through (``PersonalToken`` checks any token first)."""
+    return "anyone"
+
+
+class BlogNomicAPI(NinjaAPI):
+    def get_openapi_schema(self, *args, **kwargs):
+        """Ninja lists only the schemes an operation takes; an operation that also takes no credentials at all
+        (every read) says so with the empty requirement, as OpenAPI spells "optional"."""
+        schema = super().get_openapi_schema(*args, **kwargs)
+        for operations in schema["paths"].values():
+            for operation in operations.values():
+                if operation.get("security") == [{"PersonalToken": []}]:
+                    operation["security"].append({})
+        return schema
+
+
+api = BlogNomicAPI(
+    title="BlogNomic",
+    version="1",
+    urls_namespace="api",
+    docs_url=None,
+    description=__doc__.strip(),
+    auth=[PersonalToken(), anyone],
+    throttle=[TokenRateThrottle()],
+)
 
 PER_PAGE = 50
 BEYOND_THE_END = "Page {page} is beyond the last page ({pages})."
@@ -52,6 +85,15 @@ def refuse_unreadable_input(request: HttpRequest, error: ValidationError) -> Htt
     return api.create_response(request, {"detail": "; ".join(problems)}, status=400)
 
 
+@api.exception_handler(AuthenticationError)
+def ask_for_a_token(request: HttpRequest, error: AuthenticationError) -> HttpResponse:
+    """A 401 names the scheme the API takes (RFC 9110), and says why the token presented does not act."""
+    detail = str(error) if str(error) != "Unauthorized" else "Sign in, or send a personal access token."
+    response = api.create_response(request, {"detail": detail}, status=401)
+    response["WWW-Authenticate"] = 'Bearer realm="api"'
+    return response
+
+
 @cache
 def _endpoints() -> list[dict]:
     """What the root lists, read from the API's own schema, so the two can never disagree."""
@@ -68,6 +110,25 @@ def _endpoints() -> list[dict]:
 @api.get("/", response=schemas.Index, summary="What the API offers")
 def index(request):
     return {"openapi": reverse("api:openapi-json"), "endpoints": _endpoints()}
+
+
+@api.get(
+    "/me",
+    auth=[PersonalToken(), BrowserSession()],
+    response={200: schemas.Me, 401: schemas.Problem},
+    summary="Who the token or the signed-in browser acts for",
+)
+def me(request):
+    user = request.user
+    token = request.auth if isinstance(request.auth, AccessToken) else None
+    return {
+        "name": user.username,
+        "player": user.is_player,
+        "admin": user.is_admin,
+        "token": None
+        if token is None
+        else {"name": token.name, "scopes": token.scopes, "expires_at": token.expires_at},
+    }
 
 
 def not_an_endpoint(request: HttpRequest, rest: str) -> HttpResponse:
