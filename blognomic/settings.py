@@ -88,6 +88,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
     "blognomic.web.middleware.BadInputMiddleware",
+    # A retried API write (same Idempotency-Key) is answered as the first was, and runs once.
+    "blognomic.community.api.idempotency.IdempotencyMiddleware",
     # Outside the page cache, so that pages it serves say who may keep them, as rendered ones do.
     "blognomic.web.private_pages.PrivatePagesMiddleware",
     # Last, so the session, the user, CSRF and messages are known and every outer middleware still runs on a
@@ -252,6 +254,10 @@ CELERY_BEAT_SCHEDULE = {
     "deliver-webhooks": {"task": "dynasties.tasks.deliver_webhooks", "schedule": _every(crontab(minute="*"))},
     "send-outbox": {"task": "dynasties.tasks.send_outbox", "schedule": _every(crontab(minute="*"))},
     "write-backup": {"task": "blognomic.tasks.write_backup", "schedule": _every(crontab(hour=3, minute=30))},
+    "forget-idempotency-keys": {
+        "task": "blognomic.community.tokens.tasks.forget_idempotency_keys",
+        "schedule": _every(crontab(minute=17)),
+    },
 }
 
 # /healthz/ (blognomic/running/health.py) says beat is not ok when its heartbeat is older than this. Checked by default

@@ -70,6 +70,8 @@ BOOKKEEPING_TABLES = {
     "every minute",
     "tokens_tokenuse": "when and from where each personal access token was last used, shown only on its owner's "
     "account page, which is never cached: a bot's every request would otherwise empty the page cache",
+    "tokens_idempotentanswer": "the API's first answers, given again to retried writes; shown on no page (the "
+    "write itself moves the version)",
     "blognomic_jobfailure": "failed jobs, shown on the admin panel (kept PAGE_CACHE_SECONDS at most): a job "
     "failing every minute would otherwise empty the page cache every minute",
 }

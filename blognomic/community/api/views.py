@@ -22,7 +22,7 @@ from django.utils import timezone
 from ninja import NinjaAPI, Query
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
-from blognomic.community.api import schemas
+from blognomic.community.api import idempotency, schemas
 from blognomic.community.tokens.auth import BrowserSession, PersonalToken
 from blognomic.community.tokens.models import AccessToken
 from blognomic.community.tokens.throttling import TokenRateThrottle
@@ -39,15 +39,37 @@ def anyone(request: HttpRequest) -> str:
     return "anyone"
 
 
+IDEMPOTENCY_KEY = {
+    "name": idempotency.HEADER,
+    "in": "header",
+    "required": False,
+    "description": "Any unique string (a UUID): a retry with the same key is answered as the first request was, "
+    "and writes nothing more.",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x21-\\x7e]+$"},
+}
+
+
 class BlogNomicAPI(NinjaAPI):
     def get_openapi_schema(self, *args, **kwargs):
         """Ninja lists only the schemes an operation takes; an operation that also takes no credentials at all
         (every read) says so with the empty requirement, as OpenAPI spells "optional"."""
         schema = super().get_openapi_schema(*args, **kwargs)
+        problem = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
         for operations in schema["paths"].values():
-            for operation in operations.values():
+            for method, operation in operations.items():
                 if operation.get("security") == [{"PersonalToken": []}]:
                     operation["security"].append({})
+                if method.upper() in idempotency.WRITES:
+                    # Every write takes a key (``idempotency``), and may be answered as that module says.
+                    operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY)
+                    responses = operation["responses"]
+                    responses.setdefault("400", {"description": "Bad request", **problem})
+                    responses.setdefault(
+                        "409", {"description": "The first request with this key is running", **problem}
+                    )
+                    responses.setdefault(
+                        "422", {"description": "The key was first sent with another request", **problem}
+                    )
         return schema
 
 

@@ -57,3 +57,25 @@ class TokenUse(models.Model):
 
     def __str__(self) -> str:
         return f"{self.token} used {self.at:%Y-%m-%d %H:%M}"
+
+
+class IdempotentAnswer(models.Model):
+    """The first answer to an API write sent with an ``Idempotency-Key``, given again to any retry with that key
+    (see ``blognomic.community.api.idempotency``). Kept a day."""
+
+    # Whose key: a hash of the Authorization header for a token, the account for a browser session.
+    caller = models.CharField(max_length=80)
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the method, path and body.")
+    created_at = models.DateTimeField(db_index=True)
+    # None while the first request is still being answered.
+    status = models.PositiveSmallIntegerField(null=True)
+    content_type = models.CharField(max_length=100, blank=True)
+    location = models.CharField(max_length=500, blank=True)
+    body = models.BinaryField(default=b"")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["caller", "key"], name="one_answer_per_key")]
+
+    def __str__(self) -> str:
+        return f"{self.key} → {self.status}"
