@@ -57,12 +57,17 @@ class BlogNomicAPI(NinjaAPI):
         problem = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
         for operations in schema["paths"].values():
             for method, operation in operations.items():
+                responses = operation["responses"]
+                if {"PersonalToken": []} in operation.get("security", []):
+                    # Any token presented is checked, and counted against its budget.
+                    responses.setdefault("401", {"description": "The token does not act", **problem})
+                    responses.setdefault("429", {"description": "The token's budget is spent", **problem})
                 if operation.get("security") == [{"PersonalToken": []}]:
                     operation["security"].append({})
                 if method.upper() in idempotency.WRITES:
                     # Every write takes a key (``idempotency``), and may be answered as that module says.
                     operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY)
-                    responses = operation["responses"]
+                    responses.setdefault("403", {"description": "Not allowed: scope, rights or CSRF", **problem})
                     responses.setdefault("400", {"description": "Bad request", **problem})
                     responses.setdefault(
                         "409", {"description": "The first request with this key is running", **problem}
