@@ -231,3 +231,64 @@ class TestTheAccountPage:
         admin.post(f"/accounts/tokens/{issued.token.pk}/revoke/")
         assert Client().get("/api/me", **bearer(issued.secret)).status_code == 401
         assert "by <bdi>Ada</bdi>" in logged_in(cora).get("/accounts/tokens/").content.decode()
+
+
+class TestTheReadScope:
+    """A token with the read scope reads as its owner: their own secrets and nobody else's; any other read is a
+    visitor's."""
+
+    @pytest.fixture
+    def werewolves(self):
+        from gndt.models import Column
+        from gndt.services import gndt_column_add
+        from tests.factories import T0
+        from tests.gndt.builders import make_gndt, update
+
+        game = make_gndt(T0)
+        gndt_column_add(
+            dynasty=game.dynasty,
+            by=game.admin,
+            now=T0,
+            name="Calling",
+            kind=Column.CHOICE,
+            choices=["Baker", "Oracle", "Lycanthrope"],
+            default="Baker",
+            hidden=True,
+            owner_visible=True,
+        )
+        update(game, game.admin, {("P03", "Calling"): "Oracle", ("P04", "Calling"): "Lycanthrope"}, now=T0)
+        return game
+
+    def tokens_of(self, user, *scopes):
+        return issue_token(user=user, name="bot", scopes=list(scopes), days=7, now=timezone.now()).secret
+
+    def test_a_read_token_sees_its_owners_own_secret_and_no_other(self, werewolves):
+        p03 = werewolves.players[2]
+        seen = Client().get("/api/gndt", **bearer(self.tokens_of(p03, "read"))).json()
+        rows = {row["name"]: row["values"] for row in seen["rows"]}
+        assert rows["P03"]["Calling"] == "Oracle"
+        assert rows["P04"].get("Calling") != "Lycanthrope", rows["P04"]
+        log = Client().get("/api/gndt/log", **bearer(self.tokens_of(p03, "read"))).content.decode()
+        assert "Oracle" in log and "Lycanthrope" not in log
+
+    def test_without_the_read_scope_or_a_token_a_read_is_a_visitors(self, werewolves):
+        p03 = werewolves.players[2]
+        for headers in ({}, bearer(self.tokens_of(p03, "vote"))):
+            table = Client().get("/api/gndt", **headers).content.decode()
+            log = Client().get("/api/gndt/log", **headers).content.decode()
+            body = table + log
+            assert "Oracle" not in body and "Calling" not in body
+
+    def test_notices_are_the_owners_alone_and_reading_marks_nothing(self, cora, t0):
+        from dynasties.models import Notification
+
+        bram = make_player("Bram", joined_at=t0)
+        Notification.objects.create(user=cora, key="a", text="Your proposal passed", created_at=t0)
+        Notification.objects.create(user=bram, key="b", text="Bram's own notice", created_at=t0)
+        answer = Client().get("/api/notices", **bearer(self.tokens_of(cora, "read")))
+        assert [n["text"] for n in answer.json()["results"]] == ["Your proposal passed"]
+        assert answer.json()["results"][0]["read"] is False
+        assert not Notification.objects.filter(read_at__isnull=False).exists()
+        assert Client().get("/api/notices", **bearer(self.tokens_of(cora, "vote"))).status_code == 403
+        assert Client().get("/api/notices").status_code == 401
+        assert logged_in(bram).get("/api/notices").json()["results"][0]["text"] == "Bram's own notice"

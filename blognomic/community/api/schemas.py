@@ -148,5 +148,16 @@ class Me(Schema):
     token: TokenOut | None  # None when a signed-in browser asks
 
 
+class NoticeOut(Schema):
+    text: str
+    url: str | None
+    at: datetime
+    read: bool
+
+
+class NoticeList(Page):
+    results: list[NoticeOut]
+
+
 class Problem(Schema):
     detail: str

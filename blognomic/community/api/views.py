@@ -25,7 +25,9 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from blognomic.community.api import idempotency, schemas
 from blognomic.community.tokens.auth import BrowserSession, PersonalToken
 from blognomic.community.tokens.models import AccessToken
+from blognomic.community.tokens.scopes import READ
 from blognomic.community.tokens.throttling import TokenRateThrottle
+from dynasties.models import Notification
 from gndt.selectors import gndt_log, gndt_table_for, log_entries
 from ruleset.models import Page, Revision
 from ruleset.structure import parse_ruleset
@@ -287,14 +289,23 @@ def _current_dynasty():
     return state
 
 
+def _reader(request: HttpRequest):
+    """Whom a read shows: a token with the read scope reads as its owner (their own hidden GNDT values, as the
+    browser shows them to them); anyone else reads as a visitor."""
+    token = request.auth
+    if isinstance(token, AccessToken) and READ in token.scopes:
+        return token.user
+    return AnonymousUser()
+
+
 @api.get(
     "/gndt",
     response={200: schemas.GndtTable, 404: schemas.Problem},
-    summary="The current dynasty's GNDT, without secret columns",
+    summary="The current dynasty's GNDT as the reader may see it (a visitor: no secret columns)",
 )
 def gndt(request):
     state = _current_dynasty()
-    table = gndt_table_for(state.dynasty, viewer=AnonymousUser(), state=state)
+    table = gndt_table_for(state.dynasty, viewer=_reader(request), state=state)
     return {
         "dynasty": state.dynasty.number,
         "columns": [{"name": c.name, "kind": c.kind, "default": c.default} for c in table.columns],
@@ -313,11 +324,11 @@ def gndt(request):
 @api.get(
     "/gndt/log",
     response={200: schemas.GndtLog, 404: schemas.Problem, **REFUSED},
-    summary="The current GNDT's updates, newest first, without secret columns",
+    summary="The current GNDT's updates, newest first, as the reader may see them (a visitor: no secret columns)",
 )
 def gndt_log_api(request, page: int = Query(1, ge=1, le=1_000_000)):
     state = _current_dynasty()
-    viewer = AnonymousUser()
+    viewer = _reader(request)
     updates, meta = _page(gndt_log(state.dynasty, viewer=viewer), page)
     entries = log_entries(updates, viewer=viewer, dynasty=state.dynasty)
     return {
@@ -335,6 +346,22 @@ def gndt_log_api(request, page: int = Query(1, ge=1, le=1_000_000)):
                 ],
             }
             for e in entries
+        ],
+    }
+
+
+@api.get(
+    "/notices",
+    auth=[PersonalToken(READ), BrowserSession()],
+    response={200: schemas.NoticeList, 401: schemas.Problem, 403: schemas.Problem, **REFUSED, 404: schemas.Problem},
+    summary="The caller's own notices, newest first (reading them marks nothing read)",
+)
+def notices(request, page: int = Query(1, ge=1, le=1_000_000)):
+    items, meta = _page(Notification.objects.filter(user=request.user).order_by("-created_at", "-pk"), page)
+    return {
+        **meta,
+        "results": [
+            {"text": n.text, "url": n.url or None, "at": n.created_at, "read": n.read_at is not None} for n in items
         ],
     }
 
