@@ -19,6 +19,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from blognomic.community.commitments.services import seal_create
 from blognomic.community.messaging.services import message_send
 from blognomic.community.tokens.issuing import issue_token
+from blognomic.community.tokens.scopes import ADMIN, SCOPES
 from blognomic.flows.roster.services import application_submit, player_idle, player_leave
 from blognomic.moving.demo import RULESET_TEXT
 from dynasties.models import Application, User
@@ -38,6 +39,17 @@ from votes.services import matter_resolve
 TABLE = Path(__file__).with_name("permissions.csv")
 ROLES = ("visitor", "non_player", "applicant", "idle", "active", "emperor", "admin", "former")
 METHODS = ("GET", "POST")
+# The API's URLs are also requested with a personal access token instead of the session cookie: each role's own
+# token with every scope it may hold (a visitor's and an applicant's: a forged one), sent from a client with no
+# cookie; a POST's data goes as JSON.
+TOKEN_METHODS = ("TOKEN GET", "TOKEN POST")
+FORGED_TOKEN = "bn_AAAAAAAAAAAA_" + "A" * 43
+
+
+def methods_for(key: str) -> tuple[str, ...]:
+    return METHODS + TOKEN_METHODS if key.startswith("api:") else METHODS
+
+
 # Django's own admin site: its many URLs share one row per method, checked on the ones without arguments.
 DJANGO_ADMIN = "admin:*"
 APPLICANT_ADDRESS = "192.0.2.44"
@@ -50,6 +62,7 @@ class Game:
     data: dict[str, dict] = field(default_factory=dict)
     queries: dict[str, str] = field(default_factory=dict)
     headers: dict[str, dict] = field(default_factory=dict)
+    tokens: dict[str, str] = field(default_factory=dict)  # role → the token its programs would send
 
 
 def url_patterns(patterns=None, prefix: str = "", namespace: str = ""):
@@ -168,19 +181,20 @@ def build_game(now) -> Game:
     seal = seal_create(owner=active, title="Hole cards", text="AS KD", now=now - timedelta(minutes=10))
     deck = private_deck_deal(dynasty=dynasty, owner=active, hand="3", now=now - timedelta(minutes=10))
     token = issue_token(user=active, name="Lamp bot", scopes=["read", "vote"], days=30, now=now).token
+    tokens = {
+        role: FORGED_TOKEN
+        if user is None
+        else issue_token(
+            user=user, name="Sweep", scopes=[s for s in SCOPES if s != ADMIN or user.is_admin], days=30, now=now
+        ).secret
+        for role, user in users_by_role(
+            spectator=spectator, idle=idle, active=active, emperor=emperor, admin=admin, former=former
+        ).items()
+    }
     active.notices_feed_token = "f" * 43
     active.save(update_fields=["notices_feed_token"])
 
-    users = {
-        "visitor": None,
-        "applicant": None,
-        "non_player": spectator,
-        "idle": idle,
-        "active": active,
-        "emperor": emperor,
-        "admin": admin,
-        "former": former,
-    }
+    users = users_by_role(spectator=spectator, idle=idle, active=active, emperor=emperor, admin=admin, former=former)
     slug = pending.slug
     args = {
         "month_archive": {"year": now.year, "month": now.month},
@@ -304,7 +318,28 @@ def build_game(now) -> Game:
     queries = {"gndt_cell_form": f"?row={row.pk}&column={money.pk}", "search": "?q=lamp"}
     headers = {"gndt_cell_form": {"HTTP_HX_REQUEST": "true"}}
     assert Application.objects.filter(status=Application.PENDING).count() == 1
-    return Game(users=users, args=args, data=data, queries=queries, headers=headers)
+    return Game(users=users, args=args, data=data, queries=queries, headers=headers, tokens=tokens)
+
+
+def users_by_role(*, spectator, idle, active, emperor, admin, former) -> dict[str, User | None]:
+    return {
+        "visitor": None,
+        "applicant": None,
+        "non_player": spectator,
+        "idle": idle,
+        "active": active,
+        "emperor": emperor,
+        "admin": admin,
+        "former": former,
+    }
+
+
+def token_clients_for(game: Game) -> dict[str, Client]:
+    """A client per role that sends the role's token and no cookie."""
+    return {
+        role: Client(REMOTE_ADDR="198.51.100.8", HTTP_AUTHORIZATION=f"Bearer {token}", raise_request_exception=False)
+        for role, token in game.tokens.items()
+    }
 
 
 def clients_for(game: Game) -> dict[str, Client]:

@@ -18,6 +18,7 @@ sweep is made once per process (a session fixture, ``site_sweep``) whichever of 
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import re
 from collections import defaultdict
@@ -38,7 +39,7 @@ from blognomic.community.messaging.selectors import inbox
 from blognomic.web.freshness import bump_version, current_versions, written_table
 from dynasties.privacy import is_personal_page
 from tests.isolation import as_in_a_test
-from tests.permissions import ROLES, build_game, clients_for, table_key, url_patterns
+from tests.permissions import ROLES, build_game, clients_for, table_key, token_clients_for, url_patterns
 from tests.secrets_canary import HIDDEN_COLUMN, NO_SUCH_COLUMN, Canary, Variant, plant_secrets
 from votes.models import Post
 
@@ -53,9 +54,9 @@ VOLATILE = [
     (re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*"'), r'\1"'),
     (re.compile(r'("X-CSRFToken": ")[^"]*"'), r'\1"'),
 ]
-# Writes that are not the endpoint's doing, for the permission matrix's "+w": sessions (messages, login) and the
-# login limiter's records.
-NOT_GAME_TABLES = ("django_session", "axes_")
+# Writes that are not the endpoint's doing, for the permission matrix's "+w": sessions (messages, login), the
+# login limiter's records, and when a token was last used.
+NOT_GAME_TABLES = ("django_session", "axes_", "tokens_tokenuse")
 
 
 def is_game_table(table: str) -> bool:
@@ -178,6 +179,11 @@ def probes_of(game, canary: Canary) -> tuple[list[Probe], list[str]]:
             Probe(key, "GET", path + query, headers=headers),
             Probe(key, "POST", path + query, data=game.data.get(name, {}), headers=headers),
         ]
+        if key.startswith("api:"):
+            probes += [
+                Probe(key, "TOKEN GET", path + query),
+                Probe(key, "TOKEN POST", path + query, data=game.data.get(name, {})),
+            ]
         if not headers:
             probes.append(Probe(key, "GET", path + query, headers=HTMX, kind="htmx"))
         bad_path = _with_args(name, _bad(kwargs)) if kwargs else None
@@ -244,14 +250,16 @@ def fetch(client: Client, probe: Probe, role: str, user) -> Fetched:
         had_unread = probe.method == "GET" and unread_before(probe.key, probe.path, user)
         content, own = current_versions(reader)
         with connection.execute_wrapper(watch):
-            if probe.method == "GET":
+            if probe.method in ("GET", "TOKEN GET"):
                 response = client.get(probe.path, **probe.headers)
+            elif probe.method == "TOKEN POST":
+                response = client.post(probe.path, json.dumps(probe.data), content_type="application/json")
             else:
                 response = client.post(probe.path, probe.data, **probe.headers)
         content_after, own_after = current_versions(reader)
         responses = [response]
         location = response.headers.get("Location", "")
-        if probe.method == "POST" and response.status_code in (301, 302, 303) and not urlsplit(location).netloc:
+        if probe.method.endswith("POST") and response.status_code in (301, 302, 303) and not urlsplit(location).netloc:
             responses.append(client.get(location))
         transaction.set_rollback(True)
     client.cookies = cookies
@@ -326,12 +334,14 @@ def sweep_site() -> Sweep:
         built = build_game(now)
         canary = plant_secrets(built, now)
         clients = clients_for(built)
+        token_clients = token_clients_for(built)
         probes, unfillable = probes_of(built, canary)
         result = Sweep(canary=canary, probes=probes, unfillable=unfillable)
         about_cfj_pages: list[str] = []
         for probe in probes:
             for role in ROLES:
-                fetched = fetch(clients[role], probe, role, built.users[role])
+                client = token_clients[role] if probe.method.startswith("TOKEN") else clients[role]
+                fetched = fetch(client, probe, role, built.users[role])
                 result.answers.append(fetched.answer)
                 lowered = fetched.text.lower()
                 _look_for_sentinels(result, probe, role, lowered)

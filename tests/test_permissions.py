@@ -1,4 +1,5 @@
-"""The permission matrix: every URL of the site × GET and POST × every role, against one written table.
+"""The permission matrix: every URL of the site × GET and POST (and, for the API, the same with each role's own
+token instead of its cookie) × every role, against one written table.
 
 The expected answers are in ``tests/permissions.csv``, one row per URL name and method, one column per role:
 a status code, with ``+w`` when the request wrote to the database. A URL with no row fails the test, with a
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 import pytest
 from django.urls import NoReverseMatch, reverse
 
-from tests.permissions import METHODS, ROLES, TABLE, read_table, table_key, url_patterns
+from tests.permissions import ROLES, TABLE, methods_for, read_table, table_key, url_patterns
 
 # The sweep is made once per process that runs one of its tests: kept on one worker, it is made once.
 pytestmark = pytest.mark.xdist_group("site-sweep")
@@ -44,14 +45,19 @@ def requested_urls() -> Iterator[tuple[str, str]]:
 
 # The cases of the matrix, one per row of the table that some URL requests: known when the tests are
 # collected, from the URL configuration alone, and the same in every worker.
-MATRIX_ROWS = list(dict.fromkeys((key, method) for key, _name in requested_urls() for method in METHODS))
+MATRIX_ROWS = list(dict.fromkeys((key, method) for key, _name in requested_urls() for method in methods_for(key)))
 
 
 def test_every_url_has_a_row_in_the_table():
     """A URL added without saying who may use it fails here, naming the rows to add."""
     table = read_table()
     missing = sorted(
-        {(table_key(name, route), method) for name, route, _ in url_patterns() for method in METHODS} - table.keys()
+        {
+            (table_key(name, route), method)
+            for name, route, _ in url_patterns()
+            for method in methods_for(table_key(name, route))
+        }
+        - table.keys()
     )
     assert not missing, (
         f"Add rows to {TABLE.name} for these URLs (one per method, the expected answer for each role): "

@@ -118,3 +118,15 @@ def test_the_visitors_pages_stay_shareable(answers):
     assert len(visitors) > 40
     private = [a for a in visitors if "private" in a.directives and "no-store" not in a.directives]
     assert not private, described(private)
+
+
+@pytest.mark.django_db
+def test_a_read_with_a_token_writes_only_when_the_token_was_last_used(site_sweep):
+    """The API's GETs sent with each role's token move no version and write nothing but the token's last use
+    (``TokenUse``, bookkeeping that no cached page shows)."""
+    reads = [answer for answer in site_sweep.answers if answer.probe.method == "TOKEN GET"]
+    assert len(reads) > 50
+    moved = [a for a in reads if a.content_moved]
+    assert not moved, described(moved)
+    stray = [a for a in reads if set(a.written) - {"tokens_tokenuse"}]
+    assert not stray, described(stray)

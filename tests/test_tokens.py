@@ -292,3 +292,14 @@ class TestTheReadScope:
         assert Client().get("/api/notices", **bearer(self.tokens_of(cora, "vote"))).status_code == 403
         assert Client().get("/api/notices").status_code == 401
         assert logged_in(bram).get("/api/notices").json()["results"][0]["text"] == "Bram's own notice"
+
+    def test_the_page_cache_neither_serves_nor_keeps_a_token_read(self, werewolves, settings):
+        """The API's reads are kept in the page cache for visitors: a token's read is answered for its owner
+        (their secret shows), and a visitor after it is still given the visitor's answer."""
+        settings.PAGE_CACHE = True
+        p03 = werewolves.players[2]
+        assert "Oracle" not in Client().get("/api/gndt").content.decode()
+        assert "Oracle" in Client().get("/api/gndt", **bearer(self.tokens_of(p03, "read"))).content.decode()
+        assert "Oracle" not in Client().get("/api/gndt").content.decode()
+        forged = "bn_AAAAAAAAAAAA_" + "A" * 43
+        assert Client().get("/api/gndt", **bearer(forged)).status_code == 401

@@ -33,7 +33,8 @@ waits, so a player who has just voted sees their vote.
 While the content version cannot be read (Redis is away, see ``blognomic.web.sturdy_cache``), every page is rendered
 from the database and kept nowhere.
 
-Only GET and HEAD requests to the pages listed in ``CACHED_PAGES`` are served from the cache, and a response
+Only GET and HEAD requests to the pages listed in ``CACHED_PAGES``, carrying no ``Authorization`` header (an API
+token), are served from the cache, and a response
 is stored only when it is a plain 200 that set no cookie, changed no session, showed no message and asked
 for no ``Cache-Control: private/no-store``. A request carrying a message to show is never served from it.
 
@@ -306,6 +307,9 @@ class PageCacheMiddleware:
         if (
             not enabled()
             or request.method not in ("GET", "HEAD")
+            # A request with credentials of its own (an API token) is answered for them alone: it is checked and
+            # counted on each request, and what its owner may see must never be kept for the session's reader.
+            or "authorization" in request.headers
             or page_name(request) not in CACHED_PAGES
             or version_lags_writes()
         ):
