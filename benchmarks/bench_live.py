@@ -193,8 +193,10 @@ def main() -> None:
         if status != 200 or found is None:
             sys.exit(f"The matter's page answered {status} without a poller.")
         address = unescape(found.group(1))
-        print(f"database: {database.label}; content version in the {store_name()}; gunicorn {WORKERS} workers × "
-              f"{THREADS} threads; {CONCURRENCY} connections; load average {load_text()}")
+        print(
+            f"database: {database.label}; content version in the {store_name()}; gunicorn {WORKERS} workers × "
+            f"{THREADS} threads; {CONCURRENCY} connections; load average {load_text()}"
+        )
         print(f"matter page {post.get_absolute_url()}, polled at {address.split('?')[0]} every {POLL_SECONDS} s")
 
         print(f"\n1. Nothing changes ({args.seconds:.0f} s each, as fast as the site answers)")

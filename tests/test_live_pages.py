@@ -165,7 +165,15 @@ def test_the_moment_the_page_waited_for_renders_it_again(proposal, t0):
 
 @pytest.mark.parametrize(
     "query",
-    ["since=abc", "since=\u0663", "since=" + "9" * 20, "until=soon", "until=" + "1" * 13, "shown=xyz", "shown=" + "a" * 13],
+    [
+        "since=abc",
+        "since=\u0663",
+        "since=" + "9" * 20,
+        "until=soon",
+        "until=" + "1" * 13,
+        "shown=xyz",
+        "shown=" + "a" * 13,
+    ],
 )
 def test_a_poll_address_no_page_writes_is_refused_with_400(proposal, query):
     response = Client().get(f"{reverse('matter_live', args=[proposal.slug])}?{query}")

@@ -45,9 +45,7 @@ def matter_live(request: GameRequest, slug: str) -> HttpResponse:
     request.game_state = state = game_state(now)
     with live.watching(now) as moments:
         view = matter_view(post, state=state, now=now, viewer=request.user)
-        render_to_string(
-            "votes/_matter.html", {"post": post, "matter": view, "form": CommentForm()}, request=request
-        )
+        render_to_string("votes/_matter.html", {"post": post, "matter": view, "form": CommentForm()}, request=request)
     url = reverse("matter_live", args=[post.slug]) if post.is_pending else None
     return live.changed_answer(
         poll, live.collected(request).parts, url=url, since=live.since_of(request), until=min(moments, default=None)

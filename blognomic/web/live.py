@@ -53,7 +53,9 @@ PARTS_ATTRIBUTE = "_live_parts"
 # The content version as each store writes it: digits, or (in one process's memory) that process's mark and digits.
 _VERSION = re.compile(r"(?:[0-9a-f]{32}:)?[0-9]{1,19}", re.ASCII)
 _UNTIL = re.compile(r"[0-9]{1,12}", re.ASCII)
-_SHOWN = re.compile(rf"(?:[0-9a-f]{{{DIGEST_LENGTH}}}(?:\.[0-9a-f]{{{DIGEST_LENGTH}}}){{0,{MOST_DIGESTS - 1}}})?", re.ASCII)
+_SHOWN = re.compile(
+    rf"(?:[0-9a-f]{{{DIGEST_LENGTH}}}(?:\.[0-9a-f]{{{DIGEST_LENGTH}}}){{0,{MOST_DIGESTS - 1}}})?", re.ASCII
+)
 # The CSRF token a form in a part holds differs at every rendering; a part's digest leaves it out.
 _CSRF_VALUE = re.compile(rb'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 _ETAG = re.compile(r'(?:W/)?"([^"]*)"')
