@@ -26,6 +26,7 @@ SCRIPTS = (
     "bench_amendments.py",
     "bench_stats.py",
     "bench_stampede.py",
+    "bench_live.py",
 )
 
 

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
+from blognomic.blog import live as live_views
 from blognomic.blog import views
 from blognomic.blog.feeds import CategoryFeed, LatestPostsFeed, NoticesFeed, PostCommentsFeed
 from blognomic.community.api.views import api, not_an_endpoint
@@ -32,6 +33,9 @@ urlpatterns = [
     path("posts/<str:slug>/comments/feed/", PostCommentsFeed(), name="post_comments_feed"),
     path("notices/feed/<str:token>/", NoticesFeed(), name="notices_feed"),
     path("posts/<str:slug>/", views.post_detail, name="post_detail"),
+    # What changed on a page since it was rendered, asked every few seconds by the page (blognomic.web.live).
+    path("live/", live_views.front_page_live, name="front_page_live"),
+    path("posts/<str:slug>/live/", live_views.matter_live, name="matter_live"),
     path("players/", views.player_list, name="player_list"),
     path("players/<path:name>/", views.player_detail, name="player_detail"),
     path("stats/", stats_views.stats_page, name="stats"),

@@ -202,6 +202,7 @@ def build_game(now) -> Game:
         "post_detail": {"slug": slug},
         "comment_create": {"slug": slug},
         "tally_box": {"slug": slug},
+        "matter_live": {"slug": slug},
         "emperor_decide": {"slug": slug},
         "edit_post": {"slug": story.slug},
         "resolve": {"slug": slug},

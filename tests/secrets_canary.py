@@ -223,6 +223,9 @@ def plant_secrets(game: Game, now) -> Canary:
     variants = {
         "post_detail": [Variant({"slug": post.slug}) for post in posts],
         "tally_box": [Variant({"slug": post.slug}, headers=htmx) for post in posts],
+        # A page rendered at an older version: every live part comes back, rendered for the reader.
+        "matter_live": [Variant({"slug": post.slug}, query="?since=0", headers=htmx) for post in posts],
+        "front_page_live": [Variant(query="?since=0", headers=htmx)],
         "post_comments_feed": [Variant({"slug": post.slug}) for post in posts],
         "api:post": [Variant({"post_id": post.slug}) for post in posts],
         "comment_create": [Variant({"slug": post.slug}, data={"icon": "for", "text": "Fine."}) for post in posts],

@@ -49,10 +49,12 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 AUTHOR_ROLES = ("visitor", "active", "emperor", "admin")
 BAD_NUMBER = 2_147_483_647
 BAD_TEXT = "no-such-thing"
-# What differs between two identical requests: the per-request mask of the CSRF token.
+# What differs between two identical requests: the per-request mask of the CSRF token; and the content version a
+# live page's poller names, which counts writes (making another player the author is more of them).
 VOLATILE = [
     (re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*"'), r'\1"'),
     (re.compile(r'("X-CSRFToken": ")[^"]*"'), r'\1"'),
+    (re.compile(r'(live/\?since=)[^&"]*'), r"\1"),
 ]
 # Writes that are not the endpoint's doing, for the permission matrix's "+w": sessions (messages, login), the
 # login limiter's records, and when a token was last used.

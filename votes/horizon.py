@@ -48,3 +48,9 @@ def note_ages(starts: Iterable[datetime], period: timedelta, *, now: datetime) -
     collecting. Marks at half the shown precision cover ages that are rounded rather than cut."""
     if _moments.get() is not None:
         note((next_mark(start, period, now=now) for start in starts), now=now)
+
+
+def noted() -> list[datetime]:
+    """The moments noted so far by the collector open now (none when nobody collects): for a part of a page
+    rendered after the parts it speaks for (``blognomic.web.live``'s poller)."""
+    return list(_moments.get() or [])

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.functional import cached_property
 
+from blognomic.web import live
 from blognomic.web.page_cache import kept_for_version
 from dynasties.models import Absence, User
 from gndt.selectors import private_decks_for
@@ -50,8 +51,9 @@ def _listing(request: GameRequest, posts, *, template: str = "blog/post_list.htm
     page.object_list = list(page.object_list)
     sticky = context.get("sticky", [])
     with_comment_counts([*page.object_list, *sticky])
-    boards = toteboards(page.object_list, state=request.game_state, now=now, viewer=request.user)
-    return render(request, template, {"page": page, "boards": boards, **context})
+    with live.watching(now):  # the front page's poller learns when its toteboards' ages change
+        boards = toteboards(page.object_list, state=request.game_state, now=now, viewer=request.user)
+        return render(request, template, {"page": page, "boards": boards, **context})
 
 
 def with_comment_counts(posts: list[Post]) -> None:
@@ -71,6 +73,7 @@ def with_comment_counts(posts: list[Post]) -> None:
 
 
 def front_page(request: GameRequest) -> HttpResponse:
+    live.mark_version(request)  # before any data its live parts show (``blognomic.web.live``)
     sticky = list(Post.objects.shown().filter(kind=Kind.STORY, sticky=True).for_listing().order_by("-posted_at")[:3])
     return _listing(request, Post.objects.all(), template="blog/front_page.html", sticky=sticky)
 
@@ -102,13 +105,15 @@ def category(request: GameRequest, category: str) -> HttpResponse:
 
 
 def post_detail(request: GameRequest, slug: str) -> HttpResponse:
+    live.mark_version(request)  # before any data its live parts show (``blognomic.web.live``)
     post = get_object_or_404(Post.objects.for_listing().with_comments().select_related("amendment"), slug=slug)
     if not may_see(post, request.user):
         raise Http404("No such post.")
     now = timezone.now()
     request.game_state = game_state(now)
-    view = matter_view(post, state=request.game_state, now=now, viewer=request.user)
-    return render(request, "blog/post_detail.html", {"post": post, "matter": view, "form": CommentForm()})
+    with live.watching(now):
+        view = matter_view(post, state=request.game_state, now=now, viewer=request.user)
+        return render(request, "blog/post_detail.html", {"post": post, "matter": view, "form": CommentForm()})
 
 
 def player_list(request: GameRequest) -> HttpResponse:
