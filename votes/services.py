@@ -36,6 +36,10 @@ class VoteError(Exception):
     """An action on a votable matter was refused; the message says why."""
 
 
+class VoteForbidden(VoteError):
+    """Refused because of who asks rather than what is asked (the API answers it 403, not 400)."""
+
+
 MATTER_CLOSED = "“{title}” was {how} at {when}; your {what} was not recorded. No more comments are accepted on it."
 MATTER_CLOSED_UNDATED = (
     "“{title}” has been resolved ({status}); your {what} was not recorded. No more comments are accepted on it."
@@ -262,7 +266,7 @@ def matter_resolve(
     if action not in ("enact", "fail"):
         raise VoteError(f"Unknown resolution “{action}”; use enact or fail.")
     if admin is not None and not admin.is_admin:
-        raise VoteError(NOT_AN_ADMIN)
+        raise VoteForbidden(NOT_AN_ADMIN)
     with transaction.atomic():
         post = _locked_post(post)
         now = _moment(now)

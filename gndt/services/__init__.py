@@ -6,7 +6,7 @@ as an ``Update`` with one ``CellChange`` per cell. A refused write raises ``Gndt
 player that names the cell, column, row or rule at fault, and writes nothing.
 """
 
-from gndt.services.common import GndtError
+from gndt.services.common import GndtConflict, GndtError, GndtForbidden
 from gndt.services.effects import gndt_effect_save, gndt_effects_apply_due
 from gndt.services.tables import (
     gndt_action_retire,
@@ -23,7 +23,9 @@ from gndt.services.tables import (
 from gndt.services.updates import gndt_undo, gndt_update
 
 __all__ = [
+    "GndtConflict",
     "GndtError",
+    "GndtForbidden",
     "gndt_action_retire",
     "gndt_action_save",
     "gndt_column_add",

@@ -31,6 +31,15 @@ class GndtError(Exception):
         self.problems = problems if problems is not None else [message]
 
 
+class GndtConflict(GndtError):
+    """A write refused because the table changed since its writer read it: the message says what changed, and
+    who changed it. Answered apart from other refusals (the API's 409), since sending it again cannot help."""
+
+
+class GndtForbidden(GndtError):
+    """A write refused because of who asks, not what they ask (the API's 403)."""
+
+
 NOT_AN_ADMIN = "Only admins may {what}."
 ARCHIVED = "{dynasty} has ended: its GNDT is archived and read-only."
 UNDO_OTHER_DYNASTY = "Update #{pk} belongs to another dynasty's GNDT."

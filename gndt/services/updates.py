@@ -27,7 +27,9 @@ from gndt.selectors import dynasty_is_archived, random_lists_for, sees_hidden, s
 from gndt.services.common import (
     ARCHIVED,
     CellKey,
+    GndtConflict,
     GndtError,
+    GndtForbidden,
     cell_name,
     locked_cells,
     pair_of,
@@ -206,7 +208,7 @@ def _check_may_update(dynasty: Dynasty, by: User, now: datetime) -> None:
     if by.is_admin or by.pk == dynasty.emperor_id:
         return
     if not User.objects.active_at(now).filter(pk=by.pk).exists():
-        raise GndtError(NOT_A_PLAYER.format(players=dynasty.players_term.lower()))
+        raise GndtForbidden(NOT_A_PLAYER.format(players=dynasty.players_term.lower()))
 
 
 def _rows_and_columns(dynasty: Dynasty) -> tuple[dict[str, Row], dict[str, Column]]:
@@ -300,7 +302,7 @@ def _check_seen(
         )
         for row, column, saw, current in moved
     )
-    raise GndtError(CONFLICT.format(details=details), problems=[details])
+    raise GndtConflict(CONFLICT.format(details=details), problems=[details])
 
 
 def _normalised(value) -> str:

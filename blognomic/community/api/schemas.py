@@ -1,11 +1,28 @@
-"""The shapes the read-only API answers with (they become the OpenAPI schema at /api/openapi.json)."""
+"""The shapes the API answers with and the shapes its writes take (they become the OpenAPI schema at
+/api/openapi.json)."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from ninja import Schema
+from pydantic import AfterValidator, Field
+
+NUL_IN_TEXT = "holds a NUL character (\\u0000), which no field of this site accepts"
+
+
+def _without_nul(text: str) -> str:
+    # The site refuses NUL in forms before any view runs; a JSON body escapes it, so it is refused here.
+    if "\x00" in text:
+        raise ValueError(NUL_IN_TEXT)
+    return text
+
+
+# Text a write takes: any string but one holding NUL, which PostgreSQL cannot store or even compare.
+Text = Annotated[str, AfterValidator(_without_nul)]
+# A row's or a column's name as a write names it: only looked up, never stored, so bounded but not judged.
+CellName = Annotated[Text, Field(max_length=200)]
 
 
 class Endpoint(Schema):
@@ -161,3 +178,74 @@ class NoticeList(Page):
 
 class Problem(Schema):
     detail: str
+
+
+# --- The GNDT's writes -----------------------------------------------------------------------------------
+
+
+class CellChangeIn(Schema):
+    row: CellName
+    column: CellName
+    value: Text = Field(max_length=100_000)  # the cell's new value; the column's kind says what it may hold
+    seen: Text = Field(max_length=100_000)  # the value the writer last read there: a conflict is found by it
+
+
+class CellSeenIn(Schema):
+    row: CellName
+    column: CellName
+    seen: Text = Field(max_length=100_000)
+
+
+class GndtWriteIn(Schema):
+    changes: list[CellChangeIn] = Field(default=[], max_length=1000)
+    # Other cells the change was worked out from (a price, a location): refused too if any of them moved.
+    based_on: list[CellSeenIn] = Field(default=[], max_length=1000)
+    comment: Text = Field(default="", max_length=100_000)  # dice (DICE6) and list draws in it are rolled
+
+
+class GndtWritten(Schema):
+    id: int
+    at: datetime
+    by: str
+    comment: str
+    action: str | None  # the declared action it took, if any
+    rolls: list[str]  # each die, list draw or card the comment rolled, as the log shows it
+    changes: list[GndtChangeOut]
+    rows: list[GndtRowOut]  # the rows it changed, as the writer may see them now
+    url: str
+
+
+class GndtActionOut(Schema):
+    name: str
+    frequency: str  # daily, weekly, daily_communal, weekly_communal or unlimited
+    weekly_cap: int | None
+    phase: str
+    description: str
+
+
+class GndtActions(Schema):
+    dynasty: int
+    actions: list[GndtActionOut]
+
+
+# --- Resolving -------------------------------------------------------------------------------------------
+
+
+class ResolveIn(Schema):
+    action: Literal["enact", "fail"]
+    # False enacts a matter without applying its amendment, when it no longer applies cleanly.
+    apply_amendment: bool = True
+    # The optional effects of resolving chosen (their ids, as the admin panel offers them).
+    effects: list[Annotated[Text, Field(max_length=40)]] = Field(default=[], max_length=50)
+
+
+class ResolutionOut(Schema):
+    post: str
+    title: str
+    status: str  # enacted or failed
+    outcome: str  # enacted, failed, vetoed or self-killed
+    by: str
+    at: datetime
+    note: str  # the admin field as written at resolution
+    tally: dict[str, Any]  # for, against, quorum, self_killed, vetoed
+    url: str

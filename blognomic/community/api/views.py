@@ -23,6 +23,8 @@ from ninja import NinjaAPI, Query
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from blognomic.community.api import idempotency, schemas
+from blognomic.community.api.writes import gndt as gndt_writes
+from blognomic.community.api.writes import resolving
 from blognomic.community.tokens.auth import BrowserSession, PersonalToken
 from blognomic.community.tokens.models import AccessToken
 from blognomic.community.tokens.scopes import READ
@@ -89,6 +91,9 @@ api = BlogNomicAPI(
     auth=[PersonalToken(), anyone],
     throttle=[TokenRateThrottle()],
 )
+
+api.add_router("", gndt_writes.router)
+api.add_router("", resolving.router)
 
 PER_PAGE = 50
 BEYOND_THE_END = "Page {page} is beyond the last page ({pages})."
