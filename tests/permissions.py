@@ -245,6 +245,8 @@ def build_game(now) -> Game:
         "seal_reveal": {"pk": seal.pk},
         "private_deck": {"pk": deck.pk},
         "api:post": {"post_id": slug},
+        "api:post_resolve": {"post_id": slug},
+        "api:gndt_action_take": {"name": action.name},
         "api_not_found": {"rest": "no-such-endpoint"},
         "email_confirm": {"token": "not-a-token"},
         "unsubscribe": {"token": "not-a-token"},

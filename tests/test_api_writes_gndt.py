@@ -12,6 +12,7 @@ import time_machine
 from django.test import Client
 from django.urls import reverse
 
+from blognomic.community.api.views import JSON_ONLY
 from blognomic.community.tokens.issuing import TokenError, issue_token
 from gndt.models import Column, Update
 from gndt.services import gndt_action_save, gndt_column_add
@@ -263,6 +264,13 @@ class TestBadInput:
         assert answer.status_code == 400, answer.content
         assert words in answer.json()["detail"]
         assert Update.objects.count() == before and value(game, "P03", "Money") == "300"
+
+    def test_a_form_is_refused_400_asking_for_json(self, game):
+        before = Update.objects.count()
+        answer = Client().post(UPDATES, {"comment": "Hello"}, **token(game.player("P03"), "gndt"))
+        assert answer.status_code == 400
+        assert answer.json()["detail"] == JSON_ONLY
+        assert Update.objects.count() == before
 
 
 class TestActions:

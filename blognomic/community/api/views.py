@@ -17,6 +17,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.request import RawPostDataException
 from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
 from ninja import NinjaAPI, Query
@@ -101,6 +102,7 @@ NO_SUCH_POST = "There is no post with id “{id}”."
 NO_TABLE = "No dynasty has a GNDT yet."
 NO_RULESET = "There is no Ruleset page yet."
 NO_SUCH_ENDPOINT = "There is no API endpoint at {path}; {root} lists what the API offers."
+JSON_ONLY = "The API reads a JSON body: send it with “Content-Type: application/json”, not as a form."
 KINDS = {kind.value for kind in Kind}
 # What ?kind= and ?status= accept, declared as enums so the schema says so: each kind's own value, and the
 # category slugs the blog's addresses use ("calls-for-judgement").
@@ -117,6 +119,13 @@ def refuse_unreadable_input(request: HttpRequest, error: ValidationError) -> Htt
         where = ".".join(str(part) for part in problem.get("loc", ())[1:]) or "the request"
         problems.append(f"{where}: {problem.get('msg', 'not readable')}")
     return api.create_response(request, {"detail": "; ".join(problems)}, status=400)
+
+
+@api.exception_handler(RawPostDataException)
+def refuse_a_form(request: HttpRequest, error: RawPostDataException) -> HttpResponse:
+    """A write sent as a multipart form, whose stream the site's NUL check has already read as a form: the API
+    takes JSON alone, and says so."""
+    return api.create_response(request, {"detail": JSON_ONLY}, status=400)
 
 
 @api.exception_handler(AuthenticationError)

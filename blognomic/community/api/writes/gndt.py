@@ -34,6 +34,7 @@ GIVEN_TWICE = "{cell} is given more than once; name each cell once, in changes o
 WRITE_ANSWERS = {
     201: schemas.GndtWritten,
     400: schemas.Problem,
+    401: schemas.Problem,
     403: schemas.Problem,
     404: schemas.Problem,
     409: schemas.Problem,

@@ -28,7 +28,13 @@ NO_SUCH_POST = "There is no post with id “{id}”."
 @router.post(
     "/posts/{post_id}/resolve",
     auth=acting_as(ADMIN),
-    response={200: schemas.ResolutionOut, 400: schemas.Problem, 403: schemas.Problem, 404: schemas.Problem},
+    response={
+        200: schemas.ResolutionOut,
+        400: schemas.Problem,
+        401: schemas.Problem,
+        403: schemas.Problem,
+        404: schemas.Problem,
+    },
     url_name="post_resolve",
     summary="Enact or fail a pending votable matter, as the admin panel does (scope admin, admins only)",
 )
