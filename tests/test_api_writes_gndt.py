@@ -402,3 +402,44 @@ class TestResolving:
     def test_an_unknown_post_is_404(self, game):
         answer = post_json("/api/posts/no-such-post-٣/resolve", {"action": "enact"}, **token(game.admin, "admin"))
         assert answer.status_code == 404
+
+
+class TestRetries:
+    """“Requests that create something take an Idempotency-Key, so a bot's retry never posts or votes twice”
+    (issue 49): each write here is answered again, not run again."""
+
+    def test_a_retried_update_or_action_is_answered_as_the_first_and_written_once(self, game):
+        gndt_action_save(dynasty=game.dynasty, by=game.admin, now=T0, name="Trim the Wick", frequency="daily")
+        headers = token(game.player("P03"), "gndt")
+        for path, body in (
+            (UPDATES, {"changes": [change("P03", "Money", "280", "300")]}),
+            (reverse("api:gndt_action_take", args=["Trim the Wick"]), {"comment": "Snip"}),
+        ):
+            before = Update.objects.count()
+            first = post_json(path, body, HTTP_IDEMPOTENCY_KEY=f"key-{path}", **headers)
+            again = post_json(path, body, HTTP_IDEMPOTENCY_KEY=f"key-{path}", **headers)
+            assert first.status_code == again.status_code == 201
+            assert again["Idempotent-Replayed"] == "true" and again.json() == first.json()
+            assert Update.objects.count() == before + 1
+
+    def test_a_retried_resolution_is_answered_as_the_first(self, game, clock):
+        post = make_proposal(game.players[2], at=T0, title="Proposal: Brighter Lamps")
+        for voter in game.players[3:5]:
+            vote(post, voter, "for", at=T0 + timedelta(minutes=30))
+        clock.move_to(T0 + timedelta(hours=13))
+        headers = {**token(game.admin, "admin"), "HTTP_IDEMPOTENCY_KEY": "enact-brighter-lamps"}
+        path = reverse("api:post_resolve", args=[post.slug])
+        first = post_json(path, {"action": "enact"}, **headers)
+        again = post_json(path, {"action": "enact"}, **headers)
+        assert first.status_code == again.status_code == 200
+        assert again.json() == first.json() and Resolution.objects.count() == 1
+
+    def test_a_key_never_hides_a_wrong_method_or_a_form(self, game):
+        """A key first used with POST, sent again with PUT, is answered 405 as any PUT there is; a form under a
+        key is refused for not being JSON, never a server error."""
+        headers = {**token(game.player("P03"), "gndt"), "HTTP_IDEMPOTENCY_KEY": "same-key"}
+        assert post_json(UPDATES, {"comment": "Hello"}, **headers).status_code == 201
+        assert Client().put(UPDATES, "{}", content_type="application/json", **headers).status_code == 405
+        form = Client().post(UPDATES, {"comment": "Hello"}, **{**headers, "HTTP_IDEMPOTENCY_KEY": "other-key"})
+        assert form.status_code == 400 and form.json()["detail"] == JSON_ONLY
+        assert Update.objects.filter(comment="Hello").count() == 1
