@@ -16,9 +16,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
+from functools import cache
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.urls import reverse
+from django.http.request import RawPostDataException
+from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
 from ninja.utils import check_csrf
 
@@ -48,6 +50,31 @@ def caller_of(request: HttpRequest) -> str | None:
 
 def fingerprint_of(request: HttpRequest) -> str:
     return hashlib.sha256(b"\n".join([request.method.encode(), request.path.encode(), request.body])).hexdigest()
+
+
+@cache
+def _methods_at(route: str) -> frozenset[str] | None:
+    """The methods the API has operations for at a URL route ("api/posts/<post_id>/resolve"), read from its
+    own schema, where the route is written "/api/posts/{post_id}/resolve"; None for a route it does not list."""
+    from blognomic.community.api.views import api  # The API's module uses this one's names.
+
+    template = "/" + re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", route)
+    operations = api.get_openapi_schema(path_prefix=reverse("api:api-root"))["paths"].get(template)
+    return None if operations is None else frozenset(method.upper() for method in operations)
+
+
+def _answered_without_running(request: HttpRequest) -> bool:
+    """Whether the API answers the request before any operation runs, whatever key it carries: a method its
+    address does not take (405), or a form the site has already read as one (400: the API takes JSON)."""
+    try:
+        request.body  # noqa: B018 (readable, or already read as a form)
+        match = resolve(request.path_info)
+    except RawPostDataException:
+        return True
+    except Resolver404:
+        return False
+    methods = _methods_at(str(match.route))
+    return methods is not None and request.method not in methods
 
 
 def _may_be_answered_now(request: HttpRequest) -> bool:
@@ -83,7 +110,7 @@ class IdempotencyMiddleware:
         if not _KEY.fullmatch(key):
             return _problem(BAD_KEY, 400)
         caller = caller_of(request)
-        if caller is None:  # Nobody to keep it for: the API refuses the write itself.
+        if caller is None or _answered_without_running(request):  # The API refuses it itself, saying why.
             return self.get_response(request)
         fingerprint = fingerprint_of(request)
         answer, claimed = answer_claim(caller=caller, key=key, fingerprint=fingerprint, now=timezone.now())
