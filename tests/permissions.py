@@ -270,6 +270,10 @@ def build_game(now) -> Game:
         "wiki_protect": {"protected": "1", "reason": "Edit war"},
         "gndt_edit": {f"v-{row.pk}-{money.pk}": "280", f"s-{row.pk}-{money.pk}": "290", "comment": "More"},
         "gndt_undo": {"comment": "Oops"},
+        # The API's writes, sent as JSON with a token ("TOKEN POST"); the same data as a form is refused 400.
+        "api:gndt_updates": {"changes": [{"row": row.name, "column": "Money", "value": "280", "seen": "290"}]},
+        "api:gndt_action_take": {"comment": "Polished"},
+        "api:post_resolve": {"action": "fail"},
         "gndt_column_new": {"name": "Wicks", "kind": Column.INTEGER, "default": "1", "order": 9},
         "gndt_column_edit": {"name": "Money", "kind": Column.INTEGER, "default": "301", "order": 1},
         "gndt_action_new": {"name": "Trim the wick", "frequency": daily},

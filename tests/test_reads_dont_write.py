@@ -29,6 +29,7 @@ BOOKKEEPING_WRITES = {
 SAME_FOR_EVERYONE = {
     "api:index": "the API's list of its endpoints, read from its schema, whoever asks",
     "api:api-root": "the same address as api:index, under the name the API's library gives it",
+    "api:gndt_actions": "the dynasty's declared actions and their limits, the same for every reader",
     "healthz": "answered before the session is read, for the container's health check: whether the database answers",
 }
 
