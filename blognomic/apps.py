@@ -16,6 +16,7 @@ class BlognomicConfig(AppConfig):
 
         from blognomic import checks  # noqa: F401 - registers the site's system checks
         from blognomic.enactment import install_resolution_steps
+        from blognomic.flows.api import matters  # noqa: F401 - declares the API's writes on matters
         from blognomic.running.jobs_watch import record_job_failure
         from blognomic.running.logs import forget_request_id
         from blognomic.signals import refuse_nul_bytes

@@ -32,13 +32,20 @@ class PostError(Exception):
     """A post was refused; the message says why."""
 
 
-class EditForbidden(PostError):
+class PostForbidden(PostError):
+    """The author may not make this post at all: not an active player, or not one a dynasty's kind lets post it."""
+
+
+class EditForbidden(PostForbidden):
     """The editor may not edit this post at all (not its author, resolved, or locked by comments)."""
 
 
 EMPTY_SUBJECT = "The title needs a subject: the part after the first colon may not be empty."
 UNKNOWN_KIND = "“{kind}” is not a category; choose one of: {choices}."
 BODY_TOO_LONG = "A post may be at most 100 KB."
+MAX_TITLE = 300
+TITLE_TOO_LONG = "A title may be at most 300 characters; this one has {length}."
+TRIVIAL_NOT_IN_PROFILE = "Only the 2005 rules know Trivial Proposals; this game's rules do not."
 ONLY_PLAYERS_POST = "Only active {players} may make posts."
 ANONYMOUS_ONLY_CFJ = "Only a Call for Judgement may be posted anonymously, and only under the 2008 rules."
 ASCENSION_THROUGH_FORM = "An Ascension Address is posted by the new Emperor through the Ascension form."
@@ -68,6 +75,8 @@ def _checked_text(*, kind: str, title: str, body: str, flavour: str) -> str:
     title = (title or "").strip()
     if not title_subject(title):
         raise PostError(EMPTY_SUBJECT)
+    if len(title) > MAX_TITLE:
+        raise PostError(TITLE_TOO_LONG.format(length=len(title)))
     if len((body or "").encode("utf-8")) > MAX_BODY_BYTES or len((flavour or "").encode("utf-8")) > MAX_BODY_BYTES:
         raise PostError(BODY_TOO_LONG)
     return title
@@ -100,7 +109,7 @@ def matter_kind_for(*, author: User, kind: str, title: str, state: GameState):
         values = game_values(matter_kind.dynasty_id).values if matter_kind_rules.needs_values(spec) else {}
         emperor = state.emperor.username if state.emperor else None
         if not matter_kind_rules.may_post(spec, author=author.username, emperor=emperor, values=values):
-            raise PostError(MAY_NOT_POST_KIND.format(kind=spec.name))
+            raise PostForbidden(MAY_NOT_POST_KIND.format(kind=spec.name))
     return matter_kind
 
 
@@ -131,8 +140,12 @@ def check_posting_rules(
     post being moved, left out of its author's own proposals. The caller holds the lock on the author's row.
     """
     if author.username not in state.roster.active_names:
-        raise PostError(ONLY_PLAYERS_POST.format(players=state.players_term))
+        raise PostForbidden(ONLY_PLAYERS_POST.format(players=state.players_term))
     profile = state.game.rules_profile()
+    if trivial and not profile.trivial_proposals:
+        # The browser's form offers the flag only under such rules (2005: "A Family can state in his
+        # Proposal's title that the Proposal is Trivial"); any other way in is refused alike.
+        raise PostError(TRIVIAL_NOT_IN_PROFILE)
     if state.hiatus is not None:
         verdict = limits.hiatus_post_allowed(kind=kind, profile=profile, hiatus_reason=state.hiatus.reasons)
         if not verdict.allowed:

@@ -37,7 +37,12 @@ class VoteError(Exception):
 
 
 class VoteForbidden(VoteError):
-    """Refused because of who asks rather than what is asked (the API answers it 403, not 400)."""
+    """Refused because of who asks rather than what is asked (the API answers it 403, not 400): not an admin,
+    not in the electorate, not the one who may VETO."""
+
+
+class MatterClosed(VoteError):
+    """The matter is no longer open to comments: resolved, or reopened after the comment was sent."""
 
 
 MATTER_CLOSED = "“{title}” was {how} at {when}; your {what} was not recorded. No more comments are accepted on it."
@@ -178,11 +183,11 @@ def comment_added(
         what = "vote" if icon is not None else "comment"
         last = _latest_resolution(post)
         if post.keeps_recorded_result(last):
-            raise VoteError(IMPORTED_RESOLVED.format(title=post.title, status=post.display_status, what=what))
+            raise MatterClosed(IMPORTED_RESOLVED.format(title=post.title, status=post.display_status, what=what))
         if post.is_resolved:
-            raise VoteError(_closed_message(post, last, what=what))
+            raise MatterClosed(_closed_message(post, last, what=what))
         if last is not None and last.at > now:
-            raise VoteError(REOPENED_SINCE.format(title=post.title, when=utc_stamp(last.at), what=what))
+            raise MatterClosed(REOPENED_SINCE.format(title=post.title, when=utc_stamp(last.at), what=what))
         state = None
         if icon is not None:
             state = _check_icon(post=post, author=author, icon=icon, trivial=trivial, now=now)
@@ -199,17 +204,17 @@ def _check_icon(*, post: Post, author: User, icon: str, trivial: bool, now: date
     if not post.is_votable:
         raise VoteError(ICON_ON_UNVOTABLE)
     if author.username not in state.roster.active_names:
-        raise VoteError(ONLY_PLAYERS_VOTE.format(players=state.players_term))
+        raise VoteForbidden(ONLY_PLAYERS_VOTE.format(players=state.players_term))
     is_emperor = state.emperor is not None and state.emperor.pk == author.pk
     if post.matter_kind_id is not None:
         _check_kind_icon(post=post, author=author, icon=icon, state=state, now=now)
     elif icon == Icon.VETO:
         if not is_emperor:
-            raise VoteError(VETO_ONLY_EMPEROR.format(emperor=state.emperor_term))
+            raise VoteForbidden(VETO_ONLY_EMPEROR.format(emperor=state.emperor_term))
         if post.kind != Kind.PROPOSAL:
             raise VoteError(VETO_ONLY_PROPOSALS)
     if icon == Icon.DEFERENTIAL and is_emperor:
-        raise VoteError(EMPEROR_CANNOT_DEFER.format(emperor=state.emperor_term))
+        raise VoteForbidden(EMPEROR_CANNOT_DEFER.format(emperor=state.emperor_term))
     if trivial and (icon != Icon.FOR or state.game.profile != "2005"):
         raise VoteError(TRIVIAL_ONLY_FOR)
     if state.hiatus is not None:
@@ -227,16 +232,16 @@ def _check_kind_icon(*, post: Post, author: User, icon: str, state, now: datetim
     assert spec is not None  # the post is of a kind (the caller checked ``matter_kind_id``), so it has a spec
     if icon == Icon.VETO:
         if electorate.vetoers is not None and author.username not in electorate.vetoers:
-            raise VoteError(VETO_NOT_YOURS.format(kind=spec.name))
+            raise VoteForbidden(VETO_NOT_YOURS.format(kind=spec.name))
         if electorate.vetoers is None and not (
             state.emperor and state.emperor.pk == author.pk and post.kind in state.game.rules_profile().veto_kinds
         ):
-            raise VoteError(VETO_NOT_YOURS.format(kind=spec.name))
+            raise VoteForbidden(VETO_NOT_YOURS.format(kind=spec.name))
         return
     if author.username not in electorate.active:
-        raise VoteError(NOT_IN_ELECTORATE.format(kind=spec.name))
+        raise VoteForbidden(NOT_IN_ELECTORATE.format(kind=spec.name))
     if icon == Icon.DEFERENTIAL and post.kind not in state.game.rules_profile().deferential_kinds:
-        raise VoteError(NOT_IN_ELECTORATE.format(kind=spec.name))
+        raise VoteForbidden(NOT_IN_ELECTORATE.format(kind=spec.name))
 
 
 def _final_tally_text(tally: engine.Tally) -> str:

@@ -257,6 +257,13 @@ def post(request, post_id: str):
     post = found.first()
     if post is None:
         raise HttpError(404, NO_SUCH_POST.format(id=post_id[:100]))
+    return post_detail(post)
+
+
+def post_detail(post: Post) -> dict:
+    """What ``GET /api/posts/{id}`` answers for ``post``, tallied now: the writes answer with it too."""
+    if not hasattr(post, "comment_count"):
+        post = _with_comment_count(Post.objects.select_related("author").filter(pk=post.pk)).get()
     now = timezone.now()
     full = tally_report(post, now=now) if post.is_votable else None
     judgement = judge_posts([post], state=game_state(now), now=now).get(post.pk)

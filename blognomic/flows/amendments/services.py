@@ -493,12 +493,21 @@ def amendment_previews_cached(amendments: list[Amendment], *, now: datetime) -> 
 
 # --- posting ----------------------------------------------------------------------------------------
 
+UNKNOWN_BASE = "The Ruleset has no revision {number} for the amendment to be written against; nothing was posted."
+
+
+def _ruleset_revision_exists(number: int) -> bool:
+    return Revision.objects.filter(page__slug=RULESET_SLUG, number=number).exists()
+
+
 
 def post_create_with_amendment(
     *, author: User, operations: list[dict], base_number: int | None, now: datetime, **post_fields
 ) -> Post:
     """Post a matter with its amendment, or neither: an amendment that does not apply now, as its author may
     see the game, is refused."""
+    if operations and base_number is not None and not _ruleset_revision_exists(base_number):
+        raise AmendmentRefused(UNKNOWN_BASE.format(number=base_number))
     with transaction.atomic():
         if operations:
             preview = amendment_check(operations, base_number=base_number, since=None, now=now, checked_by=author)
