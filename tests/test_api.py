@@ -104,7 +104,7 @@ def test_the_rulesets_revisions_and_rules(client, game):
         ("/api/posts/nothing-here", 404),
         ("/api/gndt/log?page=9", 404),
         ("/api/nothing-here", 404),
-        ("/api/posts/fog-bells/comments", 404),
+        ("/api/posts/fog-bells/likes", 404),
         ("/api/posts%00", 400),
         ("/api/posts?kind=%00", 400),
     ],

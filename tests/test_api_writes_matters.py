@@ -187,6 +187,14 @@ class TestCommenting:
         assert send("post", f"{path}/votes", {"icon": "for", "trivial": True}, secret=secret).status_code == 400
         assert not Comment.objects.exists()
 
+    def test_a_body_over_the_sites_limit_is_refused_in_json(self, players, proposal, settings):
+        settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+        path = f"/api/posts/{proposal.slug}/comments"
+        answer = send("post", path, {"text": "x" * 2000}, secret=token(players[4], "comment"))
+        assert answer.status_code == 413
+        assert "at most 1,000 bytes" in answer.json()["detail"]
+        assert not Comment.objects.exists()
+
 
 class TestTheBrowsersSession:
     def test_a_cookie_without_csrf_is_refused_and_with_it_works(self, players, proposal):

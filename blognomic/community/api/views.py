@@ -13,7 +13,9 @@ import math
 from enum import StrEnum
 from functools import cache
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import RequestDataTooBig
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -101,6 +103,7 @@ BEYOND_THE_END = "Page {page} is beyond the last page ({pages})."
 NO_SUCH_POST = "There is no post with id “{id}”."
 NO_TABLE = "No dynasty has a GNDT yet."
 NO_RULESET = "There is no Ruleset page yet."
+TOO_LARGE = "The request is too large: a request's body may be at most {limit:,} bytes."
 NO_SUCH_ENDPOINT = "There is no API endpoint at {path}; {root} lists what the API offers."
 JSON_ONLY = "The API reads a JSON body: send it with “Content-Type: application/json”, not as a form."
 KINDS = {kind.value for kind in Kind}
@@ -126,6 +129,13 @@ def refuse_a_form(request: HttpRequest, error: RawPostDataException) -> HttpResp
     """A write sent as a multipart form, whose stream the site's NUL check has already read as a form: the API
     takes JSON alone, and says so."""
     return api.create_response(request, {"detail": JSON_ONLY}, status=400)
+
+
+@api.exception_handler(RequestDataTooBig)
+def refuse_oversized_body(request: HttpRequest, error: RequestDataTooBig) -> HttpResponse:
+    """A body over the site's limit is refused before it is read, in JSON like every other refusal."""
+    detail = TOO_LARGE.format(limit=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    return api.create_response(request, {"detail": detail}, status=413)
 
 
 @api.exception_handler(AuthenticationError)

@@ -500,7 +500,6 @@ def _ruleset_revision_exists(number: int) -> bool:
     return Revision.objects.filter(page__slug=RULESET_SLUG, number=number).exists()
 
 
-
 def post_create_with_amendment(
     *, author: User, operations: list[dict], base_number: int | None, now: datetime, **post_fields
 ) -> Post:

@@ -8,7 +8,7 @@ operations with its session cookie and CSRF token.
 
 Refusals: 400 for what the rules refuse (a limit, a hiatus, a bad field), 403 for who may not do it at all,
 404 for a post that does not exist or that the asker may not see (a hidden post, to all but admins), 409 for a
-matter closed to comments.
+matter closed to comments, 413 for a body over the site's limit.
 """
 
 from __future__ import annotations
@@ -98,7 +98,13 @@ class CommentAnswer(Schema):
     post: schemas.PostDetail  # the post as GET /api/posts/{id} shows it now, with the fresh tally
 
 
-REFUSALS = {400: schemas.Problem, 401: schemas.Problem, 403: schemas.Problem, 404: schemas.Problem}
+REFUSALS = {
+    400: schemas.Problem,
+    401: schemas.Problem,
+    403: schemas.Problem,
+    404: schemas.Problem,
+    413: schemas.Problem,
+}
 
 
 def _refusal(error: Exception) -> HttpError:
