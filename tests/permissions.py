@@ -247,6 +247,9 @@ def build_game(now) -> Game:
         "api:post": {"post_id": slug},
         "api:post_resolve": {"post_id": slug},
         "api:gndt_action_take": {"name": action.name},
+        "api:post_update": {"post_id": story.slug},
+        "api:vote_create": {"post_id": slug},
+        "api:comment_create": {"post_id": slug},
         "api_not_found": {"rest": "no-such-endpoint"},
         "email_confirm": {"token": "not-a-token"},
         "unsubscribe": {"token": "not-a-token"},
@@ -320,10 +323,17 @@ def build_game(now) -> Game:
         "private_deck": {"step": "draw", "count": "2"},
         "notice_preferences": {"mention": "on"},
         "webhooks": {"url": "https://chat.example.org/hook"},
+        # The API's writes read JSON (sent so by the headers below); GET /api/posts and POST share an address.
+        "api:vote_create": {"icon": "for", "text": "Agreed."},
+        "api:comment_create": {"text": "A word from a program."},
+        "api:post_create": {"kind": Kind.STORY, "title": "Story Post: A Quiet Night", "body": "Nothing happened."},
+        "api:posts": {"kind": Kind.STORY, "title": "Story Post: A Quiet Night", "body": "Nothing happened."},
     }
     # Query strings some pages need (the inline cell editor is an htmx fragment).
     queries = {"gndt_cell_form": f"?row={row.pk}&column={money.pk}", "search": "?q=lamp"}
     headers = {"gndt_cell_form": {"HTTP_HX_REQUEST": "true"}}
+    for name in ("api:vote_create", "api:comment_create", "api:post_create", "api:posts", "api:post_update"):
+        headers[name] = {"content_type": "application/json"}
     assert Application.objects.filter(status=Application.PENDING).count() == 1
     return Game(users=users, args=args, data=data, queries=queries, headers=headers, tokens=tokens)
 

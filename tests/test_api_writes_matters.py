@@ -184,6 +184,9 @@ class TestCommenting:
         for body in ("{not json", '{"text": "\\ud800"}', b"\xff\xfe"):
             assert send("post", f"{path}/comments", body, secret=secret).status_code == 400, body
         assert send("post", f"{path}/votes", {"icon": "FOR!"}, secret=secret).status_code == 400
+        form = Client().post(f"{path}/comments", {"text": "a form"}, HTTP_AUTHORIZATION=f"Bearer {secret}")
+        assert form.status_code == 400
+        assert "JSON" in form.json()["detail"]
         assert send("post", f"{path}/votes", {"icon": "for", "trivial": True}, secret=secret).status_code == 400
         assert not Comment.objects.exists()
 
