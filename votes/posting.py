@@ -32,6 +32,10 @@ class PostError(Exception):
     """A post was refused; the message says why."""
 
 
+class PostUnreadable(PostError):
+    """The post itself cannot be taken, whatever the game: no such category, no subject, too long."""
+
+
 class PostForbidden(PostError):
     """The author may not make this post at all: not an active player, or not one a dynasty's kind lets post it."""
 
@@ -71,14 +75,14 @@ def unique_slug(title: str) -> str:
 def _checked_text(*, kind: str, title: str, body: str, flavour: str) -> str:
     """The category, the subject rule and the size limit; the title, stripped."""
     if kind not in Kind.values:
-        raise PostError(UNKNOWN_KIND.format(kind=kind, choices=", ".join(Kind.labels)))
+        raise PostUnreadable(UNKNOWN_KIND.format(kind=kind, choices=", ".join(Kind.labels)))
     title = (title or "").strip()
     if not title_subject(title):
-        raise PostError(EMPTY_SUBJECT)
+        raise PostUnreadable(EMPTY_SUBJECT)
     if len(title) > MAX_TITLE:
-        raise PostError(TITLE_TOO_LONG.format(length=len(title)))
+        raise PostUnreadable(TITLE_TOO_LONG.format(length=len(title)))
     if len((body or "").encode("utf-8")) > MAX_BODY_BYTES or len((flavour or "").encode("utf-8")) > MAX_BODY_BYTES:
-        raise PostError(BODY_TOO_LONG)
+        raise PostUnreadable(BODY_TOO_LONG)
     return title
 
 

@@ -41,6 +41,10 @@ class VoteForbidden(VoteError):
     not in the electorate, not the one who may VETO."""
 
 
+class CommentUnreadable(VoteError):
+    """The comment itself cannot be taken, whatever the game: empty, too long, or an icon that is none."""
+
+
 class MatterClosed(VoteError):
     """The matter is no longer open to comments: resolved, or reopened after the comment was sent."""
 
@@ -170,11 +174,11 @@ def comment_added(
     icon = icon or None
     text = text or ""
     if icon is None and not text.strip():
-        raise VoteError(EMPTY_COMMENT)
+        raise CommentUnreadable(EMPTY_COMMENT)
     if len(text.encode("utf-8")) > MAX_BODY_BYTES:
-        raise VoteError(COMMENT_TOO_LONG)
+        raise CommentUnreadable(COMMENT_TOO_LONG)
     if icon is not None and icon not in Icon.values:
-        raise VoteError(UNKNOWN_ICON.format(icon=icon))
+        raise CommentUnreadable(UNKNOWN_ICON.format(icon=icon))
     with transaction.atomic():
         # The lock orders this vote against a resolution of the same matter: whichever comes second sees
         # the other's result, and its time, read under the lock, is later than the other's.

@@ -36,6 +36,26 @@ OTHER_REQUEST = "This Idempotency-Key was first sent with another request; use a
 STILL_RUNNING = "The first request with this Idempotency-Key is still being answered; retry in a moment."
 
 
+@cache
+def _operations() -> list[tuple[re.Pattern, frozenset[str]]]:
+    """Each address of the API (as a pattern) with the methods it takes, read from the API's own schema."""
+    from blognomic.community.api.views import api  # the API imports this module: read it once it is built
+
+    paths = api.get_openapi_schema(path_prefix=reverse("api:api-root"))["paths"]
+    found = []
+    for path, operations in paths.items():
+        parts = [part if not part.startswith("{") else None for part in path.rstrip("/").split("/")]
+        pattern = "/".join("[^/]+" if part is None else re.escape(part) for part in parts)
+        found.append((re.compile(pattern + "/?"), frozenset(method.upper() for method in operations)))
+    return found
+
+
+def takes(method: str, path: str) -> bool:
+    """Whether an operation of the API answers ``method`` at ``path``; any other request is answered 405 or
+    404 by the API itself, with nothing to keep, so a key it carries is not spent on it."""
+    return any(pattern.fullmatch(path) and method in methods for pattern, methods in _operations())
+
+
 def _problem(detail: str, status: int) -> JsonResponse:
     return JsonResponse({"detail": detail}, status=status)
 
@@ -106,6 +126,8 @@ class IdempotencyMiddleware:
             self.prefix = reverse("api:api-root")
         key = request.headers.get(HEADER)
         if key is None or request.method not in WRITES or not request.path_info.startswith(self.prefix):
+            return self.get_response(request)
+        if not takes(request.method, request.path):
             return self.get_response(request)
         if not _KEY.fullmatch(key):
             return _problem(BAD_KEY, 400)

@@ -6,55 +6,107 @@ rule, limit, lock and window holds alike; the service's refusal is the answer's 
 its owner with the owner's rights as they stand at the request; a signed-in browser may call the same
 operations with its session cookie and CSRF token.
 
-Refusals: 400 for what the rules refuse (a limit, a hiatus, a bad field), 403 for who may not do it at all,
-404 for a post that does not exist or that the asker may not see (a hidden post, to all but admins), 409 for a
-matter closed to comments, 413 for a body over the site's limit.
+Refusals: 400 for a request that cannot be read or a text no post or comment may have (empty, too long), 403
+for who may not do it at all, 404 for a post that does not exist or that the asker may not see (a hidden post,
+to all but admins), 409 for what the game's rules refuse now (a proposal limit, a hiatus, a matter closed to
+comments, an edit window passed, an amendment that does not apply), 413 for a body over the site's limit.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any, Literal, Union
 
 from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Field, Schema, Status
 from ninja.errors import HttpError
+from pydantic import ConfigDict, StringConstraints, create_model
 
 from blognomic.community.api import schemas
 from blognomic.community.api.views import NO_SUCH_POST, api, post_detail
 from blognomic.community.tokens import scopes
 from blognomic.community.tokens.auth import acting_as
 from blognomic.flows.amendments.services import post_create_with_amendment, ruleset_base_number
-from blognomic.flows.amendments.shape import AmendmentRefused
+from blognomic.flows.amendments.shape import (
+    DELTA,
+    FIELDS,
+    FLAG,
+    MAX_OPERATIONS,
+    NUMBER,
+    TEXT,
+    TEXTS,
+    AmendmentRefused,
+)
 from blognomic.web.middleware import NUL, NUL_REFUSED
 from votes.hiding import may_see
-from votes.models import Comment, Icon, Kind, Post
-from votes.posting import PostError, PostForbidden, post_edit
-from votes.services import MatterClosed, VoteError, VoteForbidden, comment_added
+from votes.models import MAX_BODY_BYTES, Comment, Icon, Kind, Post
+from votes.posting import MAX_TITLE, PostError, PostForbidden, PostUnreadable, post_edit
+from votes.services import CommentUnreadable, VoteError, VoteForbidden, comment_added
 
 NOT_TEXT = "The request was refused: it holds a lone surrogate (such as \\ud800), which is not text."
+# A whole number in an operation: as large as the database keeps.
+MAX_WHOLE = 2**63 - 1
 # A Ruleset revision's number: anything larger names no revision, and is refused before it reaches the database.
 MAX_REVISION = 2**31 - 1
 
 VoteIcon = StrEnum("VoteIcon", {value: value for value in Icon.values})
-PostKind = StrEnum("PostKind", {value: value for value in Kind.values})
+# The categories a post may be made in: an Ascension Address has a form of its own, as in the browser.
+PostKind = StrEnum("PostKind", {value: value for value in Kind.values if value != Kind.ASCENSION})
+# What the services refuse of any text, declared in the schema too: no NUL character (no field of the site
+# takes one), a title with a subject (the part after the first colon, if any, holds more than spaces), a comment
+# that says something, and the size limits (in characters here; the services count the bytes).
+NO_NUL = r"^[^\x00]*$"
+SAYS_SOMETHING = r"^[^\x00]*[^\s\x00][^\x00]*$"
+TITLE_WITH_SUBJECT = r"^(?:[^:\x00]*[^\s:\x00][^:\x00]*|[^:\x00]*:[^\x00]*[^\s\x00][^\x00]*)$"
 
 
 class VoteIn(Schema):
     icon: VoteIcon = Field(description="for, against, deferential or veto")
-    text: str = Field("", description="a comment to go with the vote (Markdown)")
+    text: str = Field(
+        "", max_length=MAX_BODY_BYTES, pattern=NO_NUL, description="a comment to go with the vote (Markdown)"
+    )
     trivial: bool = Field(False, description="mark a FOR vote Trivial (2005 rules only)")
 
 
 class CommentIn(Schema):
-    text: str = Field(description="the comment (Markdown)")
+    text: str = Field(max_length=MAX_BODY_BYTES, pattern=SAYS_SOMETHING, description="the comment (Markdown)")
+
+
+Text = Annotated[str, StringConstraints(pattern=NO_NUL)]
+WholeNumber = Annotated[int, Field(ge=-MAX_WHOLE, le=MAX_WHOLE)]
+# Each operation's fields as the amendment format (``blognomic.flows.amendments.shape``) types them.
+FIELD_TYPES: dict[str, Any] = {
+    TEXT: Text,
+    NUMBER: WholeNumber | None,
+    FLAG: bool,
+    TEXTS: list[Text],
+    DELTA: WholeNumber | Text,
+}
+
+
+class _Strict(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+
+OPERATION_MODELS = [
+    create_model(
+        "".join(part.title() for part in op.split("_")) + "Operation",
+        __base__=_Strict,
+        op=(Literal[op], ...),
+        **{name: (FIELD_TYPES[kind], ...) for name, kind in required.items()},
+        **{name: (FIELD_TYPES[kind], None) for name, kind in optional.items()},
+    )
+    for op, (required, optional) in FIELDS.items()
+]
+Operation = Annotated[Union[tuple(OPERATION_MODELS)], Field(discriminator="op")]  # noqa: UP007 - built at run time
 
 
 class AmendmentIn(Schema):
-    operations: list[dict[str, Any]] = Field(
-        description="the operations, as the amendment format describes them (see the documentation's Amendments)"
+    operations: list[Operation] = Field(
+        max_length=MAX_OPERATIONS,
+        description="the operations, as the amendment format describes them (see the documentation's Amendments)",
     )
     ruleset_revision: int | None = Field(
         None,
@@ -66,9 +118,13 @@ class AmendmentIn(Schema):
 
 class PostIn(Schema):
     kind: PostKind = Field(description="the category: proposal, cfj, dov, story, post, or matter")
-    title: str = Field(description="for example “Proposal: Quorum Failures”; the part after the colon is the subject")
-    body: str = ""
-    flavour: str = ""
+    title: str = Field(
+        max_length=MAX_TITLE,
+        pattern=TITLE_WITH_SUBJECT,
+        description="for example “Proposal: Quorum Failures”; the part after the colon is the subject",
+    )
+    body: str = Field("", max_length=MAX_BODY_BYTES, pattern=NO_NUL)
+    flavour: str = Field("", max_length=MAX_BODY_BYTES, pattern=NO_NUL)
     trivial: bool = Field(False, description="a Trivial Proposal (2005 rules only)")
     anonymous: bool = Field(False, description="post a Call for Judgement anonymously (2008 rules only)")
     amendment: AmendmentIn | None = Field(None, description="what the matter changes when enacted")
@@ -78,9 +134,9 @@ class PostEditIn(Schema):
     """Only the fields given change; the others keep their value."""
 
     kind: PostKind | None = None
-    title: str | None = None
-    body: str | None = None
-    flavour: str | None = None
+    title: str | None = Field(None, max_length=MAX_TITLE, pattern=TITLE_WITH_SUBJECT)
+    body: str | None = Field(None, max_length=MAX_BODY_BYTES, pattern=NO_NUL)
+    flavour: str | None = Field(None, max_length=MAX_BODY_BYTES, pattern=NO_NUL)
 
 
 class CommentMade(Schema):
@@ -103,17 +159,19 @@ REFUSALS = {
     401: schemas.Problem,
     403: schemas.Problem,
     404: schemas.Problem,
+    409: schemas.Problem,
     413: schemas.Problem,
 }
 
 
 def _refusal(error: Exception) -> HttpError:
-    """The service's refusal as the API answers it, with the service's own message."""
+    """The service's refusal as the API answers it, with the service's own message: who may not (403), what
+    no request could carry (400), and otherwise what the game's rules refuse as the game stands now (409)."""
     if isinstance(error, VoteForbidden | PostForbidden):
         return HttpError(403, str(error))
-    if isinstance(error, MatterClosed):
-        return HttpError(409, str(error))
-    return HttpError(400, str(error))
+    if isinstance(error, CommentUnreadable | PostUnreadable):
+        return HttpError(400, str(error))
+    return HttpError(409, str(error))
 
 
 def _refuse_unstorable(value: object) -> None:
@@ -172,7 +230,7 @@ def _comment(request: HttpRequest, post_id: str, *, text: str, icon: str | None,
 @api.post(
     "/posts/{post_id}/votes",
     auth=acting_as(scopes.VOTE),
-    response={201: CommentAnswer, **REFUSALS, 409: schemas.Problem},
+    response={201: CommentAnswer, **REFUSALS},
     summary="Vote on a pending matter, or change your vote",
 )
 def vote_create(request, post_id: str, vote: VoteIn):
@@ -185,7 +243,7 @@ def vote_create(request, post_id: str, vote: VoteIn):
 @api.post(
     "/posts/{post_id}/comments",
     auth=acting_as(scopes.COMMENT),
-    response={201: CommentAnswer, **REFUSALS, 409: schemas.Problem},
+    response={201: CommentAnswer, **REFUSALS},
     summary="Comment on a post without voting",
 )
 def comment_create(request, post_id: str, comment: CommentIn):
@@ -205,7 +263,8 @@ def post_create(request, post: PostIn):
     now is refused and nothing is posted."""
     _refuse_unstorable(post.dict())
     amendment = post.amendment
-    operations = amendment.operations if amendment is not None else []
+    # Each operation as it was sent, without the optional fields it left out.
+    operations = [op.model_dump(exclude_unset=True) for op in amendment.operations] if amendment is not None else []
     base = amendment.ruleset_revision if amendment is not None and amendment.ruleset_revision else None
     try:
         made = post_create_with_amendment(
