@@ -22,7 +22,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
-from blognomic.community.api.idempotency import HEADER, WRITES
+from blognomic.community.api.retries import HEADER, WRITES
 from blognomic.community.api.views import api
 from blognomic.community.tokens.issuing import issue_token
 from blognomic.community.tokens.scopes import SCOPES

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from datetime import UTC, datetime
 from io import StringIO
 from pathlib import Path
@@ -23,6 +22,7 @@ from blognomic.moving.archive import ArchiveError, export_archive, import_archiv
 from blognomic.moving.seed_demos import families, zahndorf
 from blognomic.moving.seed_demos.loading import seed_choose, seed_demo_load
 from dynasties.models import User
+from tests.steady_pages import steady
 from votes.matter_kind_rules import NO_SUCH_COLUMN
 from votes.matter_kind_services import CITE_ENACTED
 from votes.models import VOTABLE_KINDS, MatterEffect, MatterKind, Post
@@ -30,7 +30,6 @@ from votes.models import VOTABLE_KINDS, MatterEffect, MatterKind, Post
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 NOW = datetime(2026, 11, 18, 15, 0, tzinfo=UTC)
 DEMOS = (families.DEMO, zahndorf.DEMO)
-CSRF = re.compile(r'(name="csrfmiddlewaretoken" value=|"X-CSRFToken": ?)"[^"]+"')
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,7 +60,7 @@ def post_pages() -> dict[str, tuple[int, str]]:
         client = Client()
         for post in Post.objects.filter(matter_kind__isnull=False).order_by("pk"):
             response = client.get(post.get_absolute_url())
-            pages[post.slug] = (response.status_code, CSRF.sub("CSRF", response.content.decode()))
+            pages[post.slug] = (response.status_code, steady(response.content.decode()))
     return pages
 
 

@@ -10,7 +10,6 @@ rename, a Declaration of Victory and its Ascension Address, and a GNDT whose upd
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 
 import pytest
@@ -48,6 +47,7 @@ from ruleset.models import Page, ProtectionChange
 from ruleset.services import page_create, page_set_protection, revision_add
 from tests.factories import PASSWORD, make_proposal, make_spectator, make_table, vote
 from tests.gndt.builders import update as gndt_edit
+from tests.steady_pages import steady
 from votes.jobs import flag_resolvable_matters, matters_auto_resolve, proposals_mark_stale
 from votes.models import Post, Resolution
 from votes.posting import post_create
@@ -231,9 +231,6 @@ def run_every_beat_job(now):
     ]
 
 
-CSRF = re.compile(r'(name="csrfmiddlewaretoken" value=|"X-CSRFToken": ?)"[^"]+"')
-
-
 def page_addresses() -> list[str]:
     urls = [
         "/",
@@ -266,7 +263,7 @@ def render_pages(now) -> dict[tuple[str, str], tuple[int, str]]:
         for who, client in viewers.items():
             for url in page_addresses():
                 response = client.get(url)
-                pages[(who, url)] = (response.status_code, CSRF.sub("CSRF", response.content.decode()))
+                pages[(who, url)] = (response.status_code, steady(response.content.decode()))
     return pages
 
 

@@ -22,6 +22,7 @@ times kept. ``BOUNDED_WORK_REPORT=FILE`` writes the table of what each endpoint 
 from __future__ import annotations
 
 import copy
+import json
 import os
 import time
 from dataclasses import dataclass
@@ -139,11 +140,14 @@ def send(client: Client, path: str, data: dict, headers: dict) -> tuple[int, boo
             wrote.append(table)
         return execute(sql, params, many, context)
 
-    body = urlencode(data, doseq=True)
+    headers = dict(headers)
+    # The API's writes read JSON (the permission game's headers say so); every other endpoint reads a form.
+    content_type = headers.pop("content_type", "application/x-www-form-urlencoded")
+    body = json.dumps(data) if content_type == "application/json" else urlencode(data, doseq=True)
     cookies = copy.deepcopy(client.cookies)
     with transaction.atomic(), connection.execute_wrapper(watch):
         cpu, wall = time.thread_time(), time.perf_counter()
-        response = client.generic("POST", path, body, content_type="application/x-www-form-urlencoded", **headers)
+        response = client.generic("POST", path, body, content_type=content_type, **headers)
         cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
         transaction.set_rollback(True)
     client.cookies = cookies

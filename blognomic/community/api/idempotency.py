@@ -20,15 +20,15 @@ from functools import cache
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.request import RawPostDataException
-from django.urls import Resolver404, resolve, reverse
+from django.urls import reverse
 from django.utils import timezone
 from ninja.utils import check_csrf
 
+from blognomic.community.api.retries import HEADER, WRITES
+from blognomic.community.api.views import api
 from blognomic.community.tokens.idempotency_store import answer_claim, answer_keep, answer_release
 from blognomic.community.tokens.issuing import TokenRefused, token_for
 
-HEADER = "Idempotency-Key"
-WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _KEY = re.compile(r"[\x21-\x7e]{1,255}")
 NOT_KEPT = frozenset({401, 403, 429})
 BAD_KEY = "An Idempotency-Key is 1 to 255 visible ASCII characters, such as a UUID."
@@ -39,8 +39,6 @@ STILL_RUNNING = "The first request with this Idempotency-Key is still being answ
 @cache
 def _operations() -> list[tuple[re.Pattern, frozenset[str]]]:
     """Each address of the API (as a pattern) with the methods it takes, read from the API's own schema."""
-    from blognomic.community.api.views import api  # the API imports this module: read it once it is built
-
     paths = api.get_openapi_schema(path_prefix=reverse("api:api-root"))["paths"]
     found = []
     for path, operations in paths.items():
@@ -72,29 +70,14 @@ def fingerprint_of(request: HttpRequest) -> str:
     return hashlib.sha256(b"\n".join([request.method.encode(), request.path.encode(), request.body])).hexdigest()
 
 
-@cache
-def _methods_at(route: str) -> frozenset[str] | None:
-    """The methods the API has operations for at a URL route ("api/posts/<post_id>/resolve"), read from its
-    own schema, where the route is written "/api/posts/{post_id}/resolve"; None for a route it does not list."""
-    from blognomic.community.api.views import api  # The API's module uses this one's names.
-
-    template = "/" + re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", route)
-    operations = api.get_openapi_schema(path_prefix=reverse("api:api-root"))["paths"].get(template)
-    return None if operations is None else frozenset(method.upper() for method in operations)
-
-
 def _answered_without_running(request: HttpRequest) -> bool:
-    """Whether the API answers the request before any operation runs, whatever key it carries: a method its
-    address does not take (405), or a form the site has already read as one (400: the API takes JSON)."""
+    """Whether the API answers the request before any operation runs, whatever key it carries: a form the
+    site has already read as one (400: the API takes JSON)."""
     try:
         request.body  # noqa: B018 (readable, or already read as a form)
-        match = resolve(request.path_info)
     except RawPostDataException:
         return True
-    except Resolver404:
-        return False
-    methods = _methods_at(str(match.route))
-    return methods is not None and request.method not in methods
+    return False
 
 
 def _may_be_answered_now(request: HttpRequest) -> bool:

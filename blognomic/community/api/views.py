@@ -25,7 +25,8 @@ from django.utils import timezone
 from ninja import NinjaAPI, Query
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
-from blognomic.community.api import idempotency, schemas
+from blognomic.community.api import schemas
+from blognomic.community.api.retries import IDEMPOTENCY_KEY, WRITES
 from blognomic.community.api.writes import gndt as gndt_writes
 from blognomic.community.api.writes import resolving
 from blognomic.community.tokens.auth import BrowserSession, PersonalToken
@@ -46,16 +47,6 @@ def anyone(request: HttpRequest) -> str:
     return "anyone"
 
 
-IDEMPOTENCY_KEY = {
-    "name": idempotency.HEADER,
-    "in": "header",
-    "required": False,
-    "description": "Any unique string (a UUID): a retry with the same key is answered as the first request was, "
-    "and writes nothing more.",
-    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x21-\\x7e]+$"},
-}
-
-
 class BlogNomicAPI(NinjaAPI):
     def get_openapi_schema(self, *args, **kwargs):
         """Ninja lists only the schemes an operation takes; an operation that also takes no credentials at all
@@ -71,8 +62,8 @@ class BlogNomicAPI(NinjaAPI):
                     responses.setdefault("429", {"description": "The token's budget is spent", **problem})
                 if operation.get("security") == [{"PersonalToken": []}]:
                     operation["security"].append({})
-                if method.upper() in idempotency.WRITES:
-                    # Every write takes a key (``idempotency``), and may be answered as that module says.
+                if method.upper() in WRITES:
+                    # Every write takes a key (``retries``), and may be answered as that module says.
                     operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY)
                     responses.setdefault("403", {"description": "Not allowed: scope, rights or CSRF", **problem})
                     responses.setdefault("400", {"description": "Bad request", **problem})
