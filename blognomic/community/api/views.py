@@ -66,6 +66,7 @@ class BlogNomicAPI(NinjaAPI):
                     # Every write takes a key (``retries``), and may be answered as that module says.
                     operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY)
                     responses.setdefault("403", {"description": "Not allowed: scope, rights or CSRF", **problem})
+                    responses.setdefault("413", {"description": "The body is over the site's limit", **problem})
                     responses.setdefault("400", {"description": "Bad request", **problem})
                     responses.setdefault(
                         "409", {"description": "The first request with this key is running", **problem}
