@@ -255,3 +255,21 @@ def screenshot():
             target.screenshot(path=os.path.join(SCREENSHOTS, name), **({"full_page": True} if full_page else {}))
 
     return take
+
+
+@pytest.fixture
+def wsgi_app():
+    """The site's WSGI application, for a client that speaks WSGI rather than Django's test client (schemathesis,
+    httpx): kept from closing the test's connection after each request, as the test client does, so every
+    request reads the data the test made inside its transaction."""
+    from django.core.signals import request_finished, request_started
+    from django.core.wsgi import get_wsgi_application
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield get_wsgi_application()
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)

@@ -167,3 +167,12 @@ def test_keys_are_forgotten_after_a_day(token):
     assert answers_forget(now=timezone.now() + timedelta(days=1, minutes=1)) == 1
     middleware(request_with(token, "k-1"))
     assert site.calls == 2
+
+
+def test_a_body_over_the_limit_is_left_to_the_api_to_refuse(token, settings):
+    """A body the site will not read is refused by the API in JSON (413), key or no key: nothing is claimed."""
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    site = Counter(status=413)
+    answer = IdempotencyMiddleware(site)(request_with(token, "k-1", body={"text": "x" * 2000}))
+    assert answer.status_code == 413 and site.calls == 1
+    assert not IdempotentAnswer.objects.exists()

@@ -12,9 +12,6 @@ from pathlib import Path
 import httpx
 import pytest
 from django.conf import settings
-from django.core.signals import request_finished, request_started
-from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
 from django.utils import timezone
 
 from blognomic.community.tokens.issuing import issue_token
@@ -34,18 +31,6 @@ def load_bot():
 
 
 @pytest.fixture
-def wsgi():
-    """The site's WSGI application, kept from closing the test's connection after each request."""
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    try:
-        yield get_wsgi_application()
-    finally:
-        request_started.connect(close_old_connections)
-        request_finished.connect(close_old_connections)
-
-
-@pytest.fixture
 def game():
     now = timezone.now()
     players = make_table(5, start=now - timedelta(days=3))
@@ -56,7 +41,7 @@ def game():
     return players, old, fresh, answered
 
 
-def test_the_bot_reports_every_pending_matter_and_defers_once_where_its_owner_is_silent(game, wsgi):
+def test_the_bot_reports_every_pending_matter_and_defers_once_where_its_owner_is_silent(game, wsgi_app):
     players, old, fresh, answered = game
     owner = players[4]
     token = issue_token(user=owner, name="morning bot", scopes=["read", "vote"], days=30, now=timezone.now()).secret
@@ -68,7 +53,7 @@ def test_the_bot_reports_every_pending_matter_and_defers_once_where_its_owner_is
 
     bot = load_bot()
     headers = {"Authorization": f"Bearer {token}"}
-    transport = httpx.WSGITransport(app=wsgi)
+    transport = httpx.WSGITransport(app=wsgi_app)
     with (
         httpx.Client(transport=transport, base_url="http://testserver", headers=headers) as site,
         httpx.Client(transport=httpx.MockTransport(chat_server)) as chat,
@@ -87,12 +72,14 @@ def test_the_bot_reports_every_pending_matter_and_defers_once_where_its_owner_is
     assert "Deferred" not in said[1][1]["content"]
 
 
-def test_a_token_without_the_vote_scope_votes_nothing(game, wsgi, capsys):
+def test_a_token_without_the_vote_scope_votes_nothing(game, wsgi_app, capsys):
     players, old, *_ = game
     token = issue_token(user=players[4], name="reader", scopes=["read"], days=30, now=timezone.now()).secret
     bot = load_bot()
     headers = {"Authorization": f"Bearer {token}"}
-    with httpx.Client(transport=httpx.WSGITransport(app=wsgi), base_url="http://testserver", headers=headers) as site:
+    with httpx.Client(
+        transport=httpx.WSGITransport(app=wsgi_app), base_url="http://testserver", headers=headers
+    ) as site:
         message = bot.run(site, None, site_url="https://blognomic.example", chat_url=None, now=timezone.now())
     assert "Deferred" not in message
     assert not Comment.objects.filter(author=players[4], post=old).exists()

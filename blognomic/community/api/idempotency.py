@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.request import RawPostDataException
 from django.urls import reverse
@@ -72,10 +73,10 @@ def fingerprint_of(request: HttpRequest) -> str:
 
 def _answered_without_running(request: HttpRequest) -> bool:
     """Whether the API answers the request before any operation runs, whatever key it carries: a form the
-    site has already read as one (400: the API takes JSON)."""
+    site has already read as one (400: the API takes JSON), or a body over the site's limit (413)."""
     try:
         request.body  # noqa: B018 (readable, or already read as a form)
-    except RawPostDataException:
+    except (RawPostDataException, RequestDataTooBig):
         return True
     return False
 
