@@ -14,11 +14,11 @@ from django.urls import reverse
 
 from blognomic.community.api.views import JSON_ONLY
 from blognomic.community.tokens.issuing import TokenError, issue_token
-from gndt.models import Column, Update
-from gndt.services import gndt_action_save, gndt_column_add
+from gndt.models import Update
+from gndt.services import gndt_action_save
 from gndt.services.updates import COMMENT_TOO_LONG, NOT_A_PLAYER, OWN_SECRET_READ_ONLY, UNKNOWN_COLUMN
 from tests.factories import PASSWORD, T0, make_proposal, make_spectator, vote
-from tests.gndt.builders import make_gndt, update, value
+from tests.gndt.builders import add_calling, make_gndt, update, value
 from votes.hiding import post_hide
 from votes.models import Post, Resolution, Status
 from votes.services import NOT_AN_ADMIN, matter_resolve
@@ -41,17 +41,7 @@ def clock():
 @pytest.fixture
 def game(clock):
     game = make_gndt(T0)
-    gndt_column_add(
-        dynasty=game.dynasty,
-        by=game.admin,
-        now=T0,
-        name="Calling",
-        kind=Column.CHOICE,
-        choices=["Baker", MINE, THEIRS],
-        default="Baker",
-        hidden=True,
-        owner_visible=True,
-    )
+    add_calling(game, at=T0)
     update(game, game.emperor, {("P03", "Calling"): MINE}, now=T0 + timedelta(minutes=1))
     update(game, game.emperor, {("P04", "Calling"): THEIRS}, now=T0 + timedelta(minutes=2))
     update(game, game.emperor, {("P04", "Role"): SECRET_ROLE}, now=T0 + timedelta(minutes=3))

@@ -33,7 +33,7 @@ from gndt.services import (
 from gndt.services.tables import OWNER_VISIBLE_NOT_HIDDEN
 from gndt.services.updates import OWN_SECRET_READ_ONLY, UNKNOWN_COLUMN
 from tests.factories import PASSWORD, T0
-from tests.gndt.builders import make_gndt, update, value
+from tests.gndt.builders import add_calling, make_gndt, update, value
 
 pytestmark = pytest.mark.django_db
 
@@ -48,17 +48,7 @@ def build_own_game():
     number each player sees for themselves, grows every midnight."""
     game = make_gndt(T0)
     with time_machine.travel(T0, tick=False):
-        game.calling = gndt_column_add(
-            dynasty=game.dynasty,
-            by=game.admin,
-            now=T0,
-            name="Calling",
-            kind=Column.CHOICE,
-            choices=["Baker", MINE, THEIRS],
-            default="Baker",
-            hidden=True,
-            owner_visible=True,
-        )
+        game.calling = add_calling(game, at=T0)
         game.omens = gndt_column_add(
             dynasty=game.dynasty,
             by=game.admin,

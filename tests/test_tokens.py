@@ -22,7 +22,8 @@ from blognomic.community.tokens.issuing import (
 from blognomic.community.tokens.models import AccessToken, TokenUse
 from blognomic.community.tokens.throttling import over_budget
 from blognomic.web.freshness import current_version
-from tests.factories import PASSWORD, make_player
+from tests.factories import PASSWORD, T0, make_player
+from tests.gndt.builders import add_calling, make_gndt, update
 
 pytestmark = pytest.mark.django_db
 
@@ -239,23 +240,8 @@ class TestTheReadScope:
 
     @pytest.fixture
     def werewolves(self):
-        from gndt.models import Column
-        from gndt.services import gndt_column_add
-        from tests.factories import T0
-        from tests.gndt.builders import make_gndt, update
-
         game = make_gndt(T0)
-        gndt_column_add(
-            dynasty=game.dynasty,
-            by=game.admin,
-            now=T0,
-            name="Calling",
-            kind=Column.CHOICE,
-            choices=["Baker", "Oracle", "Lycanthrope"],
-            default="Baker",
-            hidden=True,
-            owner_visible=True,
-        )
+        add_calling(game, at=T0)
         update(game, game.admin, {("P03", "Calling"): "Oracle", ("P04", "Calling"): "Lycanthrope"}, now=T0)
         return game
 

@@ -3,6 +3,8 @@ rendered (see ``blognomic.web.live``). Each renders the parts with the page's ow
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -22,22 +24,28 @@ from votes.state import game_state
 NO_SUCH_POST = "No such post."
 
 
-def _refused(error: live.BadPoll) -> HttpResponse:
-    return HttpResponse(str(error), status=400, content_type="text/plain; charset=utf-8")
+def _poll(request: GameRequest, now: datetime) -> tuple[live.Poll | None, HttpResponse | None]:
+    """The poll the reader's page sent, or the answer that ends it here: a 400 for an address no page of
+    ours writes, the cheap "nothing changed" while nothing has. Otherwise the version being rendered is
+    marked on the request, for the answer to name."""
+    try:
+        unchanged = live.unchanged_answer(request, now)
+        poll = live.read_poll(request.GET)
+    except live.BadPoll as error:
+        return None, HttpResponse(str(error), status=400, content_type="text/plain; charset=utf-8")
+    if unchanged is not None:
+        return None, unchanged
+    live.mark_version(request)
+    return poll, None
 
 
 @require_GET
 def matter_live(request: GameRequest, slug: str) -> HttpResponse:
     """A matter's tally box, comments and, once it is resolved, its closed comment form."""
     now = timezone.now()
-    try:
-        unchanged = live.unchanged_answer(request, now)
-        poll = live.read_poll(request.GET)
-    except live.BadPoll as error:
-        return _refused(error)
-    if unchanged is not None:
-        return unchanged
-    live.mark_version(request)
+    poll, answered = _poll(request, now)
+    if answered is not None:
+        return answered
     post = Post.objects.for_listing().with_comments().select_related("amendment").filter(slug=slug).first()
     if post is None or not may_see(post, request.user):
         raise Http404(NO_SUCH_POST)
@@ -56,14 +64,9 @@ def matter_live(request: GameRequest, slug: str) -> HttpResponse:
 def front_page_live(request: GameRequest) -> HttpResponse:
     """The first page's toteboards, and the sidebar's pending matters and recent comments."""
     now = timezone.now()
-    try:
-        unchanged = live.unchanged_answer(request, now)
-        poll = live.read_poll(request.GET)
-    except live.BadPoll as error:
-        return _refused(error)
-    if unchanged is not None:
-        return unchanged
-    live.mark_version(request)
+    poll, answered = _poll(request, now)
+    if answered is not None:
+        return answered
     request.fragment_only = True
     request.game_state = state = game_state(now)
     with live.watching(now) as moments:

@@ -56,6 +56,25 @@ def make_gndt(start: datetime, *, n_players: int = 5, profile: str = "2016") -> 
     return Game(dynasty=dynasty, players=players, emperor=players[0], admin=admin, start=start)
 
 
+CALLINGS = ["Baker", "Oracle", "Lycanthrope"]
+
+
+def add_calling(game: Game, *, at: datetime):
+    """A hidden, owner-visible Calling (2008's Werewolves kept each Villager's role secret from the others):
+    each player sees their own, the Emperor and the admins see all, a visitor none. Default Baker."""
+    return gndt_column_add(
+        dynasty=game.dynasty,
+        by=game.admin,
+        now=at,
+        name="Calling",
+        kind="choice",
+        choices=CALLINGS,
+        default=CALLINGS[0],
+        hidden=True,
+        owner_visible=True,
+    )
+
+
 def value(game: Game | Dynasty, row: str, column: str) -> str:
     dynasty = game.dynasty if isinstance(game, Game) else game
     return Cell.objects.get(row__dynasty=dynasty, row__name=row, column__name=column).value
