@@ -76,6 +76,6 @@ def all_tokens(request: HttpRequest) -> HttpResponse:
     live = (
         AccessToken.objects.filter(revoked_at=None, expires_at__gt=now)
         .select_related("user", "use")
-        .order_by("user__username", "-created_at")
+        .order_by("user__username", "-created_at", "-pk")
     )
     return render(request, "tokens/all_tokens.html", {"tokens": live})
