@@ -74,7 +74,7 @@ class ThreadedGunicorn:
                 if get(self.port, "/static/favicon.svg")[0] == 200:
                     return
             except OSError:
-                pass
+                pass  # not listening yet: ask again after the pause below
             time.sleep(0.2)
         raise RuntimeError("gunicorn did not answer")
 

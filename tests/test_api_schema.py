@@ -57,6 +57,16 @@ def every_scope(game) -> str:
     return issue_token(user=game.admin, name="schema", scopes=SCOPES, days=7, now=timezone.now()).secret
 
 
+# Derandomized, so CI is repeatable; the game is built once per operation, not once per example.
+EXAMPLES = settings(
+    max_examples=40,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+
+
 def call_and_validate(case, app, *, headers: dict | None = None, excluded: list | None = None) -> None:
     """Schemathesis's ``call_and_validate``, but for one answer: a body too large to read is refused with 413
     before its shape is looked at. That refuses the malformed request, though the negative-data check counts
@@ -69,25 +79,13 @@ def call_and_validate(case, app, *, headers: dict | None = None, excluded: list 
 
 
 @SCHEMA.parametrize()
-@settings(
-    max_examples=40,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+@EXAMPLES
 def test_every_operation_answers_as_its_schema_says(case, game, wsgi_app):
     call_and_validate(case, wsgi_app)
 
 
 @SCHEMA.parametrize()
-@settings(
-    max_examples=40,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+@EXAMPLES
 def test_every_operation_answers_as_its_schema_says_to_a_token_with_every_scope(case, game, wsgi_app, every_scope):
     """The same, signed with a token of an admin who plays, holding every scope: the writes run for real.
     (Schemathesis's probe without the token goes around the WSGI app, so that check is left to tests/test_tokens.py

@@ -22,7 +22,7 @@ def answer_claim(*, caller: str, key: str, fingerprint: str, now: datetime) -> t
                 caller=caller, key=key, fingerprint=fingerprint, created_at=now
             ), True
     except IntegrityError:
-        pass
+        pass  # another request holds the key: read what it holds below
     found = IdempotentAnswer.objects.get(caller=caller, key=key)
     expired = found.created_at <= now - KEPT_FOR
     abandoned = found.status is None and found.created_at <= now - ABANDONED_AFTER
